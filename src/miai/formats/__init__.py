@@ -1,0 +1,1 @@
+"""File formats and wire protocols spoken by Miai (SGF, GTP)."""
