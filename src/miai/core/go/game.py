@@ -179,6 +179,20 @@ class GoState:
         return self.ended is not None
 
     @property
+    def players(self) -> int:
+        return self.colours
+
+    def rewards(self) -> tuple[float, ...]:
+        """Per colour: 1 shared among the winners, 0 for the rest (every stone alive; for search)."""
+        from miai.core.go.scoring import outcome  # scoring imports this module
+
+        result = outcome(self, dead=())
+        if result is None:
+            return (0.0,) * self.colours
+        share = 1.0 / len(result.winners)
+        return tuple(share if c in result.winners else 0.0 for c in range(self.colours))
+
+    @property
     def active_colours(self) -> list[int]:
         return [c for c in range(self.colours) if self.active[c]]
 

@@ -1,0 +1,78 @@
+"""Request dependencies: the database session, the current user, CSRF protection for cookie writes."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from miai.server.auth import token_hash
+from miai.server.storage import repo
+from miai.server.storage.models import User
+
+COOKIE = "miai_session"
+CSRF_HEADER = "X-CSRF-Token"
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+async def db_session(request: Request) -> AsyncIterator[AsyncSession]:
+    async with request.app.state.sessions() as db:
+        yield db
+
+
+DB = Annotated[AsyncSession, Depends(db_session)]
+
+
+@dataclass
+class Viewer:
+    user: User
+    via_cookie: bool
+    csrf: str | None
+
+
+async def resolve_viewer(db: AsyncSession, request: Request) -> Viewer | None:
+    """The user behind a bearer token (bots, scripts) or a session cookie (browsers), if any."""
+    header = request.headers.get("authorization", "")
+    token = header[7:].strip() if header.lower().startswith("bearer ") else request.query_params.get("token")
+    if token:
+        record = await repo.token_by_hash(db, token_hash(token))
+        if record is None:
+            raise HTTPException(401, {"error": "unauthorized", "message": "unknown API token"})
+        user = await repo.user_by_id(db, record.user_id)
+        if user is None:
+            raise HTTPException(401, {"error": "unauthorized", "message": "unknown API token"})
+        record.last_used_at = datetime.now(UTC)
+        await db.commit()
+        return Viewer(user, via_cookie=False, csrf=None)
+    cookie = request.cookies.get(COOKIE)
+    if not cookie:
+        return None
+    session = await repo.session_by_hash(db, token_hash(cookie))
+    if session is None or (repo.utc(session.expires_at) or datetime.now(UTC)) < datetime.now(UTC):
+        return None
+    user = await repo.user_by_id(db, session.user_id)
+    return None if user is None else Viewer(user, via_cookie=True, csrf=session.csrf_token)
+
+
+async def optional_viewer(request: Request, db: DB) -> Viewer | None:
+    viewer = await resolve_viewer(db, request)
+    if viewer is not None and viewer.via_cookie and request.method not in SAFE_METHODS:
+        sent = request.headers.get(CSRF_HEADER, "")
+        if not viewer.csrf or not secrets.compare_digest(sent, viewer.csrf):
+            raise HTTPException(403, {"error": "csrf", "message": f"missing or wrong {CSRF_HEADER} header"})
+    return viewer
+
+
+async def required_viewer(viewer: Annotated[Viewer | None, Depends(optional_viewer)]) -> Viewer:
+    if viewer is None:
+        raise HTTPException(401, {"error": "unauthorized", "message": "log in or send an API token"})
+    return viewer
+
+
+MaybeViewer = Annotated[Viewer | None, Depends(optional_viewer)]
+CurrentViewer = Annotated[Viewer, Depends(required_viewer)]

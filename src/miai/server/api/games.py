@@ -1,0 +1,206 @@
+"""Games API: lobby, create, join, confirm, play, chat, events, SGF and the dashboard."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, Field
+
+from miai.server.api.deps import DB, CurrentViewer, MaybeViewer
+from miai.server.play import queries
+from miai.server.play.errors import CommandError
+from miai.server.play.options import GoOptions, OptionsError
+from miai.server.play.service import GameService
+from miai.server.storage import repo
+
+router = APIRouter(tags=["games"])
+
+
+class CreateGame(BaseModel):
+    size: int = Field(9, ge=5, le=25)
+    teams: int = Field(2, ge=2, le=8)
+    players_per_team: int = Field(1, ge=1, le=8)
+    preset: str = Field("", max_length=32)
+    komi: list[float] | None = Field(None, max_length=8)
+    ko: Literal["simple", "positional", "situational"] | None = None
+    capture_points: bool | None = None
+    remove_inactive_stones: bool | None = None
+    move_limit: int | None = Field(None, ge=1, le=10000)
+    handicap: int = Field(0, ge=0, le=9)
+    seconds_per_move: float = Field(86400, ge=2, le=30 * 86400)
+    clock: Literal["none", "fischer", "byoyomi"] = "none"
+    main_time: float = Field(0, ge=0, le=30 * 86400)
+    increment: float = Field(0, ge=0, le=86400)
+    periods: int = Field(0, ge=0, le=100)
+    period_time: float = Field(0, ge=0, le=86400)
+    visibility: Literal["public", "private"] = "public"
+    team: int | None = Field(None, ge=1, le=8, description="the creator's team; empty: assigned at random")
+    challenge: str | None = Field(None, max_length=32, description="username of the challenged player")
+    swap_match: bool = Field(False, description="with a challenge: a second game with the colours swapped")
+
+
+class JoinGame(BaseModel):
+    team: int | None = Field(None, ge=1, le=8)
+    invite: str | None = Field(None, max_length=64)
+
+
+class PlayMove(BaseModel):
+    move: str = Field(min_length=1, max_length=16, description="GTP vertex (D4), pass or resign")
+    version: int | None = Field(None, ge=0, description="the game version the move was made against")
+
+
+class Resign(BaseModel):
+    version: int | None = Field(None, ge=0)
+
+
+class ChatPost(BaseModel):
+    channel: str = Field("public", max_length=32)
+    text: str = Field(min_length=1, max_length=2000)
+
+
+def service_of(request: Request) -> GameService:
+    return request.app.state.games  # type: ignore[no-any-return]
+
+
+def fail(err: CommandError) -> HTTPException:
+    return HTTPException(err.status, err.body())
+
+
+@router.get("/games")
+async def list_open_games(db: DB) -> dict[str, Any]:
+    return {"games": await queries.lobby(db)}
+
+
+@router.post("/games", status_code=201)
+async def create_game(body: CreateGame, request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+    fields = body.model_dump(exclude={"team", "challenge", "swap_match"})
+    fields["komi"] = tuple(body.komi) if body.komi is not None else None
+    options = GoOptions(**fields)
+    try:
+        options.validate()
+    except OptionsError as err:
+        raise HTTPException(422, {"error": "bad_options", "message": str(err)}) from None
+    challenged = None
+    if body.challenge:
+        challenged = await repo.user_by_name(db, body.challenge)
+        if challenged is None:
+            raise HTTPException(404, {"error": "not_found", "message": f"no user {body.challenge!r}"})
+        if challenged.id == viewer.user.id:
+            raise HTTPException(422, {"error": "bad_input", "message": "you cannot challenge yourself"})
+        if options.seats != 2:
+            raise HTTPException(422, {"error": "bad_input", "message": "challenges are for two-player games"})
+    elif body.swap_match:
+        raise HTTPException(422, {"error": "bad_input", "message": "a swap match needs a challenge"})
+    service = service_of(request)
+    try:
+        first = await service.create(viewer.user, options, body.team or (1 if body.swap_match else None),
+                                     challenged, body.swap_match)
+        ids = [first]
+        if body.swap_match:
+            ids.append(await service.create(viewer.user, options, 2, challenged, False, match_of=first))
+    except CommandError as err:
+        raise fail(err) from None
+    game = await repo.game_for_update(db, first)
+    assert game is not None
+    return {"id": first, "games": ids, "invite_code": game.invite_code, "version": game.version}
+
+
+@router.get("/games/{game_id}")
+async def get_game(game_id: int, request: Request, viewer: MaybeViewer, db: DB,
+                   invite: str | None = Query(None, max_length=64)) -> dict[str, Any]:
+    user_id = viewer.user.id if viewer else None
+    try:
+        game = await queries.load_visible_game(db, game_id, user_id, invite)
+        return await queries.snapshot(service_of(request), db, game, user_id)
+    except CommandError as err:
+        raise fail(err) from None
+
+
+@router.get("/games/{game_id}/events")
+async def get_events(game_id: int, viewer: MaybeViewer, db: DB, since: int = Query(0, ge=0),
+                     invite: str | None = Query(None, max_length=64)) -> dict[str, Any]:
+    user_id = viewer.user.id if viewer else None
+    try:
+        game = await queries.load_visible_game(db, game_id, user_id, invite)
+    except CommandError as err:
+        raise fail(err) from None
+    return {"version": game.version, "events": await queries.visible_events(db, game, since, user_id)}
+
+
+async def _run(request: Request, action: str, *args: Any) -> Any:
+    try:
+        return await getattr(service_of(request), action)(*args)
+    except CommandError as err:
+        raise fail(err) from None
+
+
+@router.post("/games/{game_id}/join")
+async def join_game(game_id: int, body: JoinGame, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    await _run(request, "join", viewer.user, game_id, body.team, body.invite)
+    return {"ok": True}
+
+
+@router.post("/games/{game_id}/leave")
+async def leave_game(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    await _run(request, "leave", viewer.user, game_id)
+    return {"ok": True}
+
+
+@router.post("/games/{game_id}/confirm")
+async def confirm_game(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    await _run(request, "confirm", viewer.user, game_id)
+    return {"ok": True}
+
+
+@router.post("/games/{game_id}/decline")
+async def decline_challenge(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    await _run(request, "decline", viewer.user, game_id)
+    return {"ok": True}
+
+
+@router.post("/games/{game_id}/moves")
+async def play_move(game_id: int, body: PlayMove, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    return await _run(request, "move", viewer.user, game_id, body.move, body.version)  # type: ignore[no-any-return]
+
+
+@router.post("/games/{game_id}/resign")
+async def resign(game_id: int, body: Resign, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    return await _run(request, "move", viewer.user, game_id, "resign", body.version)  # type: ignore[no-any-return]
+
+
+@router.post("/games/{game_id}/chat", status_code=201)
+async def post_chat(game_id: int, body: ChatPost, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    return await _run(request, "chat", viewer.user, game_id, body.channel, body.text)  # type: ignore[no-any-return]
+
+
+@router.get("/games/{game_id}/sgf")
+async def download_sgf(game_id: int, request: Request, viewer: MaybeViewer, db: DB,
+                       invite: str | None = Query(None, max_length=64)) -> Response:
+    from miai.formats.sgf.go import dump_go
+
+    user_id = viewer.user.id if viewer else None
+    try:
+        game = await queries.load_visible_game(db, game_id, user_id, invite)
+    except CommandError as err:
+        raise fail(err) from None
+    if game.status not in {"active", "finished"}:
+        raise HTTPException(409, {"error": "conflict", "message": "the game has not started"})
+    state = await service_of(request).current_state(db, game)
+    players = await repo.players_of(db, game_id)
+    users = await repo.users_by_ids(db, [p.user_id for p in players])
+    info = {"GN": f"Miai game {game_id}", "PC": request.app.state.settings.base_url}
+    for p in players:
+        if p.team in (1, 2) and p.seat == 0 and p.user_id in users:
+            info["PB" if p.team == 1 else "PW"] = users[p.user_id].username
+    data = dump_go(state, info=info, rules_key=game.options.get("preset"))
+    return Response(data, media_type="application/x-go-sgf",
+                    headers={"Content-Disposition": f'attachment; filename="miai-{game_id}.sgf"'})
+
+
+@router.get("/dashboard")
+async def my_dashboard(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+    return {"games": await queries.dashboard(db, viewer.user.id),
+            "challenges": [{"id": g.id, "options": g.options, "from": g.created_by}
+                           for g in await repo.challenges_for(db, viewer.user.id)]}

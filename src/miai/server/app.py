@@ -1,0 +1,110 @@
+"""The ASGI application factory: API routes, websockets, static UI, and background loops in the lifespan."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+
+import miai
+from miai.server.api import accounts, games
+from miai.server.auth import RateLimiter
+from miai.server.notify.outbox import run_outbox
+from miai.server.play.notifications import Mailer
+from miai.server.play.service import Clock, GameService, system_now
+from miai.server.realtime import ws
+from miai.server.realtime.hub import Hub
+from miai.server.scheduling.deadlines import run_scheduler
+from miai.server.settings import Settings
+from miai.server.storage.db import make_engine, migrate, sessions
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+
+def _validation_message(err: RequestValidationError) -> str:
+    parts = []
+    for problem in err.errors():
+        where = ".".join(str(p) for p in problem.get("loc", ()) if p != "body")
+        parts.append(f"{where}: {problem.get('msg', 'invalid')}" if where else str(problem.get("msg")))
+    return "; ".join(parts) or "invalid request"
+
+
+def create_app(settings: Settings | None = None, now: Clock = system_now, background: bool = True) -> FastAPI:
+    """Build the app. `background=False` leaves the scheduler and outbox loops to the caller (tests)."""
+    settings = settings or Settings.from_env()
+    settings.check()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = make_engine(settings.effective_database_url)
+        await migrate(engine)
+        app.state.engine = engine
+        app.state.sessions = sessions(engine)
+        app.state.hub = Hub(settings.redis_url)
+        await app.state.hub.start()
+        mailer = Mailer(enabled=bool(settings.smtp_host), base_url=settings.base_url)
+        app.state.games = GameService(app.state.sessions, app.state.hub, mailer,
+                                      settings.confirm_window_seconds, now)
+        tasks: list[asyncio.Task[Any]] = []
+        if background:
+            tasks.append(asyncio.create_task(run_scheduler(app.state.sessions, app.state.games,
+                                                           settings.scheduler_interval)))
+            if settings.smtp_host:
+                tasks.append(asyncio.create_task(run_outbox(app.state.sessions, settings)))
+        try:
+            yield
+        finally:
+            for task in tasks:
+                task.cancel()
+            for task in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
+            await app.state.hub.stop()
+            await engine.dispose()
+
+    app = FastAPI(title="Miai", version=miai.__version__, lifespan=lifespan,
+                  openapi_url="/api/v1/openapi.json", docs_url="/api/v1/docs", redoc_url=None)
+    app.state.settings = settings
+    app.state.login_limiter = RateLimiter(settings.login_attempts_per_minute)
+
+    @app.exception_handler(RequestValidationError)
+    async def bad_request(_request: Request, err: RequestValidationError) -> JSONResponse:
+        return JSONResponse({"error": "bad_input", "message": _validation_message(err)}, status_code=422)
+
+    @app.exception_handler(HTTPException)
+    async def http_error(_request: Request, err: HTTPException) -> JSONResponse:
+        body = err.detail if isinstance(err.detail, dict) else {"error": "error", "message": str(err.detail)}
+        return JSONResponse(body, status_code=err.status_code, headers=err.headers)
+
+    @app.get("/api/v1/health", tags=["meta"])
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "version": miai.__version__}
+
+    app.include_router(accounts.router, prefix="/api/v1")
+    app.include_router(games.router, prefix="/api/v1")
+    app.include_router(ws.router, prefix="/api/v1")
+    _mount_web(app)
+    return app
+
+
+def _mount_web(app: FastAPI) -> None:
+    """The browser UI (static ES modules, no build step), when it is present."""
+    static = WEB / "static"
+    if not static.is_dir():
+        return
+    from fastapi.staticfiles import StaticFiles
+    from starlette.responses import FileResponse
+
+    app.mount("/static", StaticFiles(directory=static), name="static")
+
+    @app.get("/{path:path}", include_in_schema=False)
+    async def index(path: str) -> FileResponse:
+        if path.startswith("api/"):
+            raise HTTPException(404, {"error": "not_found", "message": "no such API route"})
+        return FileResponse(static / "index.html")

@@ -1,0 +1,103 @@
+"""Accounts: argon2 password hashes, session cookies with CSRF tokens, API tokens, login rate limiting."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import secrets
+import time
+from collections import defaultdict, deque
+from datetime import UTC, datetime, timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from miai.server.storage import repo
+from miai.server.storage.models import ApiToken, Session, User
+
+USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,32}$")
+EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
+PALETTES = ("classic", "okabe-ito", "tol-bright", "tol-muted", "high-contrast")
+DEFAULT_SETTINGS = {
+    "email_notifications": True,
+    "palette": "classic",
+    "one_click": False,
+    "coordinates": True,
+}
+_hasher = PasswordHasher()
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def hash_password(password: str) -> str:
+    return _hasher.hash(password)
+
+
+def check_password(stored: str, password: str) -> bool:
+    try:
+        return _hasher.verify(stored, password)
+    except (VerificationError, InvalidHashError):
+        return False
+
+
+def validate_registration(username: str, password: str, email: str | None) -> None:
+    if not USERNAME.match(username):
+        raise ValueError("username: 3-32 letters, digits, '_' or '-'")
+    if len(password) < 8:
+        raise ValueError("password: at least 8 characters")
+    if len(password) > 256:
+        raise ValueError("password: at most 256 characters")
+    if email and not EMAIL.match(email):
+        raise ValueError("email: not an e-mail address")
+
+
+async def create_user(db: AsyncSession, username: str, password: str, email: str | None) -> User:
+    validate_registration(username, password, email)
+    if await repo.user_by_name(db, username) is not None:
+        raise ValueError("username: already taken")
+    user = User(username=username, email=email or None, password_hash=hash_password(password),
+                settings=dict(DEFAULT_SETTINGS), created_at=datetime.now(UTC))
+    db.add(user)
+    await db.flush()
+    return user
+
+
+async def new_session(db: AsyncSession, user: User, days: int) -> tuple[str, str]:
+    """A new login session; returns (cookie token, CSRF token). Only the token's hash is stored."""
+    token = secrets.token_urlsafe(32)
+    csrf = secrets.token_urlsafe(24)
+    now = datetime.now(UTC)
+    db.add(Session(token_hash=token_hash(token), user_id=user.id, csrf_token=csrf, created_at=now,
+                   expires_at=now + timedelta(days=days)))
+    return token, csrf
+
+
+async def new_api_token(db: AsyncSession, user: User, name: str) -> tuple[ApiToken, str]:
+    if not 1 <= len(name.strip()) <= 64:
+        raise ValueError("name: 1-64 characters")
+    token = "miai_" + secrets.token_urlsafe(32)
+    record = ApiToken(user_id=user.id, name=name.strip(), token_hash=token_hash(token), created_at=datetime.now(UTC))
+    db.add(record)
+    await db.flush()
+    return record, token
+
+
+class RateLimiter:
+    """Sliding-window limit on login attempts per key (client address and username), in this process."""
+
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._hits: dict[str, deque[float]] = defaultdict(deque)
+
+    def allow(self, key: str, now: float | None = None) -> bool:
+        now = time.monotonic() if now is None else now
+        hits = self._hits[key]
+        while hits and hits[0] < now - 60:
+            hits.popleft()
+        if len(hits) >= self.per_minute:
+            return False
+        hits.append(now)
+        return True

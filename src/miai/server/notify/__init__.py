@@ -1,0 +1,1 @@
+"""Notifications: the e-mail outbox sender."""

@@ -1,0 +1,47 @@
+"""Errors of game commands, each with the HTTP status and a stable code the API returns."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class CommandError(Exception):
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        self.extra = extra
+
+    def body(self) -> dict[str, Any]:
+        return {"error": self.code, "message": self.message, **self.extra}
+
+
+class NotFound(CommandError):
+    status = 404
+    code = "not_found"
+
+
+class Forbidden(CommandError):
+    status = 403
+    code = "forbidden"
+
+
+class Conflict(CommandError):
+    status = 409
+    code = "conflict"
+
+
+class Stale(Conflict):
+    code = "stale_version"
+
+
+class IllegalMoveError(CommandError):
+    status = 422
+    code = "illegal_move"
+
+
+class BadInput(CommandError):
+    status = 422
+    code = "bad_input"

@@ -1,0 +1,139 @@
+"""The read side: game snapshots, events since a version, lobby and dashboard, all filtered per viewer."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from miai.server.play.chat import audiences_for, readable
+from miai.server.play.errors import Forbidden, NotFound
+from miai.server.play.options import GoOptions
+from miai.server.play.service import GameService
+from miai.server.play.views import position_view
+from miai.server.storage import repo
+from miai.server.storage.models import Game, GamePlayer
+
+
+def _iso(moment: datetime | None) -> str | None:
+    moment = repo.utc(moment)
+    return moment.isoformat() if moment else None
+
+
+async def load_visible_game(db: AsyncSession, game_id: int, user_id: int | None, invite: str | None) -> Game:
+    game = await repo.game_for_update(db, game_id)
+    if game is None:
+        raise NotFound(f"there is no game {game_id}")
+    if game.visibility == "private" and invite != game.invite_code:
+        players = await repo.players_of(db, game_id)
+        if user_id is None or all(p.user_id != user_id for p in players):
+            raise Forbidden("this private game needs its invite link")
+    return game
+
+
+def viewer_team(players: list[GamePlayer], user_id: int | None) -> int | None:
+    return next((p.team for p in players if p.user_id == user_id), None)
+
+
+async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: int | None) -> dict[str, Any]:
+    """Everything a client needs to draw a game, as this viewer may see it."""
+    options = GoOptions.from_json(game.options)
+    players = await repo.players_of(db, game.id)
+    users = await repo.users_by_ids(db, [p.user_id for p in players])
+    team = viewer_team(players, user_id)
+    data: dict[str, Any] = {
+        "id": game.id,
+        "kind": game.kind,
+        "status": game.status,
+        "version": game.version,
+        "options": options.to_json(),
+        "rules": _rules_view(options),
+        "created_at": _iso(game.created_at),
+        "deadline": _iso(game.deadline_at),
+        "turn_started_at": _iso(game.turn_started_at),
+        "clocks": game.clocks,
+        "to_move": game.to_move,
+        "result": game.result,
+        "challenge_to": game.challenge_to,
+        "match_id": game.match_id,
+        "players": [
+            {"user_id": p.user_id, "username": users[p.user_id].username if p.user_id in users else "?",
+             "team": p.team, "seat": p.seat, "confirmed": p.confirmed, "state": p.state}
+            for p in players
+        ],
+        "you": {"user_id": user_id, "team": team} if user_id is not None else None,
+    }
+    if team is not None and game.visibility == "private":
+        data["invite_code"] = game.invite_code
+    if game.status in {"active", "finished"}:
+        data["position"] = position_view(await service.current_state(db, game))
+        data["moves"] = [{"ply": m.ply, "team": m.team, "seat": m.seat, "move": m.move, "user_id": m.user_id}
+                         for m in await repo.moves_of(db, game.id)]
+    audiences = audiences_for(team, user_id, game.status == "finished", options.teams)
+    data["chat"] = [
+        {"id": c.id, "user_id": c.user_id, "user": users[c.user_id].username if c.user_id in users else "?",
+         "channel": c.channel, "text": c.text, "at": _iso(c.created_at)}
+        for c in await repo.chat_for(db, game.id, audiences)
+    ]
+    return data
+
+
+def _rules_view(options: GoOptions) -> dict[str, Any]:
+    rules = options.rules()
+    return {
+        "preset": options.preset_key,
+        "ko": rules.ko.value,
+        "scoring": rules.scoring.value,
+        "suicide": rules.suicide.value,
+        "dead_stones": rules.dead_stones.value,
+        "komi": [rules.komi_of(c) for c in range(options.teams)],
+        "capture_points": rules.capture_points,
+        "remove_inactive_stones": rules.remove_inactive_stones,
+        "move_limit_rounds": rules.move_limit_rounds,
+        "handicap": options.handicap,
+    }
+
+
+async def visible_events(db: AsyncSession, game: Game, after: int, user_id: int | None) -> list[dict[str, Any]]:
+    players = await repo.players_of(db, game.id)
+    team = viewer_team(players, user_id)
+    finished = game.status == "finished"
+    out = []
+    for event in await repo.events_since(db, game.id, after):
+        if event.audience != "all" and (finished or not readable(event.audience, team, user_id)):
+            continue
+        out.append({"t": event.type, "d": event.data, "v": event.v})
+    return out
+
+
+async def lobby(db: AsyncSession) -> list[dict[str, Any]]:
+    out = []
+    for game in await repo.open_games(db):
+        options = GoOptions.from_json(game.options)
+        players = await repo.players_of(db, game.id)
+        out.append({"id": game.id, "options": options.to_json(), "players": len(players),
+                    "seats": options.seats, "free": options.seats - len(players),
+                    "teams": [sum(1 for p in players if p.team == t) for t in range(1, options.teams + 1)],
+                    "created_at": _iso(game.created_at)})
+    return out
+
+
+async def dashboard(db: AsyncSession, user_id: int) -> list[dict[str, Any]]:
+    """The user's unfinished games: their turn first, then by time left to move."""
+    games = await repo.games_of_user(db, user_id, ("waiting", "confirming", "active"))
+    rows = []
+    for game in games:
+        mine = game.to_move.get("user_id") == user_id and game.status == "active"
+        deadline = repo.utc(game.deadline_at)
+        rows.append({
+            "id": game.id,
+            "status": game.status,
+            "options": game.options,
+            "to_move": game.to_move,
+            "your_turn": mine,
+            "deadline": deadline.isoformat() if deadline else None,
+            "_sort": (not mine, deadline.timestamp() if deadline else float("inf"), game.id),
+        })
+    rows.sort(key=lambda r: r.pop("_sort"))
+    return rows

@@ -1,0 +1,446 @@
+"""Game commands: one serialised command stream per game.
+
+Every command runs under the game's lock (in this process) and inside one database transaction that moves
+the game from its current version to the next with an optimistic check (across processes). A move is
+applied with the rules core, stored, and only then acknowledged and published as versioned events.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import secrets
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from miai.core.clock import TeamClock
+from miai.core.errors import IllegalMove
+from miai.core.go import TIMEOUT, GoState, Move, Resign, Timeout
+from miai.core.go.vertex import parse_move
+from miai.server.play.errors import BadInput, Conflict, Forbidden, IllegalMoveError, NotFound, Stale
+from miai.server.play.notifications import Mailer
+from miai.server.play.options import GoOptions
+from miai.server.play.views import AUTO_PASS, final_result, move_text, position_view
+from miai.server.realtime.hub import Hub, Message
+from miai.server.storage import repo
+from miai.server.storage.models import Game, GameEvent, GameMove, GamePlayer, User
+
+Clock = Callable[[], datetime]
+
+
+def system_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class Live:
+    """The rules state of a game at a version, cached in memory and rebuilt from the stored moves."""
+
+    version: int
+    state: GoState
+    seats: dict[tuple[int, int], int]  # (team from 1, seat) -> user id
+
+
+@dataclass
+class Tx:
+    db: AsyncSession
+    game: Game
+    version: int
+    events: list[tuple[str, dict[str, Any], str]] = field(default_factory=list)  # (type, data, audience)
+    notices: list[Message] = field(default_factory=list)  # lobby / dashboard pings, no version
+    changes: dict[str, Any] = field(default_factory=dict)
+
+    def event(self, t: str, d: dict[str, Any], audience: str = "all") -> None:
+        self.events.append((t, d, audience))
+
+
+class GameService:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], hub: Hub, mailer: Mailer,
+                 confirm_window: float = 300, now: Clock = system_now) -> None:
+        self.sessions = sessions
+        self.hub = hub
+        self.mailer = mailer
+        self.confirm_window = confirm_window
+        self.now = now
+        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._cache: dict[int, Live] = {}
+        self._random = random.Random(secrets.randbits(64))
+
+    # ------------------------------------------------------------------------- the command stream
+
+    @contextlib.asynccontextmanager
+    async def command(self, game_id: int, expected: int | None = None) -> AsyncIterator[Tx]:
+        """Lock the game, open a transaction, and on success store events, bump the version, publish."""
+        async with self._locks[game_id]:
+            async with self.sessions() as db:
+                game = await repo.game_for_update(db, game_id)
+                if game is None:
+                    raise NotFound(f"there is no game {game_id}")
+                if expected is not None and expected != game.version:
+                    raise Stale(
+                        f"the game has moved on (version {game.version}, you sent {expected})",
+                        version=game.version,
+                    )
+                tx = Tx(db, game, game.version)
+                yield tx
+                if tx.events or tx.changes:
+                    await self._commit(tx)
+            for message in tx.notices:
+                await self.hub.publish(message)
+
+    async def _commit(self, tx: Tx) -> None:
+        game, db = tx.game, tx.db
+        new_version = tx.version + max(1, len(tx.events))
+        now = self.now()
+        for offset, (t, d, audience) in enumerate(tx.events, start=1):
+            db.add(GameEvent(game_id=game.id, v=tx.version + offset, type=t, data=d, audience=audience,
+                             created_at=now))
+        try:
+            if not await repo.bump_version(db, game, tx.version, version=new_version, **tx.changes):
+                await db.rollback()
+                raise Stale("another command changed the game first; try again", version=tx.version + 1)
+            await db.commit()
+        except IntegrityError:
+            await db.rollback()
+            self._cache.pop(game.id, None)
+            raise Stale("another command changed the game first; try again") from None
+        live = self._cache.get(game.id)
+        if live is not None and live.version == tx.version:
+            live.version = new_version
+        for offset, (t, d, audience) in enumerate(tx.events, start=1):
+            await self.hub.publish(Message(f"game:{game.id}", t, d, tx.version + offset, audience))
+
+    # ------------------------------------------------------------------------- live state
+
+    async def live(self, tx: Tx) -> Live:
+        cached = self._cache.get(tx.game.id)
+        if cached is not None and cached.version == tx.version:
+            return cached
+        live = await self._rebuild(tx.db, tx.game)
+        self._cache[tx.game.id] = live
+        return live
+
+    async def current_state(self, db: AsyncSession, game: Game) -> GoState:
+        """The rules state of a game as stored at `game.version` (from the cache when it is current)."""
+        cached = self._cache.get(game.id)
+        if cached is not None and cached.version == game.version:
+            return cached.state
+        live = await self._rebuild(db, game)
+        self._cache[game.id] = live
+        return live.state
+
+    async def _rebuild(self, db: AsyncSession, game: Game) -> Live:
+        options = GoOptions.from_json(game.options)
+        state = options.new_state()
+        players = await repo.players_of(db, game.id)
+        seats = {(p.team, p.seat): p.user_id for p in players if p.team is not None and p.seat is not None}
+        for record in await repo.moves_of(db, game.id):
+            if record.move == AUTO_PASS:
+                continue  # play() regenerates automatic passes itself
+            move: Move = TIMEOUT if record.move == "timeout" else parse_move(record.move, state.size)
+            state = state.play(move)
+        if state.plies != game.plies:
+            raise RuntimeError(f"game {game.id}: stored record replays to {state.plies} plies, not {game.plies}")
+        return Live(game.version, state, seats)  # type: ignore[arg-type]
+
+    # ------------------------------------------------------------------------- lobby commands
+
+    async def create(self, user: User, options: GoOptions, team: int | None = None,
+                     challenge: User | None = None, swap_match: bool = False,
+                     match_of: int | None = None) -> int:
+        """A new game waiting for players; with `swap_match` (or `match_of`) it is one of a two-game match."""
+        options.validate()
+        if team is not None and not 1 <= team <= options.teams:
+            raise BadInput(f"team must be 1..{options.teams}")
+        now = self.now()
+        async with self.sessions() as db:
+            invite = secrets.token_urlsafe(12) if options.visibility == "private" else None
+            match_id = secrets.token_hex(8) if swap_match else None
+            if match_of is not None:
+                first = await repo.game_for_update(db, match_of)
+                match_id = first.match_id if first is not None else None
+            game = Game(kind="go", status="waiting", created_by=user.id, created_at=now,
+                        options=options.to_json(), visibility=options.visibility, invite_code=invite,
+                        challenge_to=challenge.id if challenge else None,
+                        match_id=match_id, clocks={}, to_move={})
+            db.add(game)
+            await db.flush()
+            db.add(GamePlayer(game_id=game.id, user_id=user.id, team=team, joined_seq=1))
+            db.add(GameEvent(game_id=game.id, v=1, type="created", data={"by": user.username},
+                             audience="all", created_at=now))
+            game.version = 1
+            if challenge is not None:
+                self.mailer.challenge(db, challenge, user, game)
+            await db.commit()
+            game_id = game.id
+        await self.hub.publish(Message("lobby", "lobby", {"game_id": game_id}))
+        if challenge is not None:
+            await self.hub.publish(Message(f"user:{challenge.id}", "challenge", {"game_id": game_id}))
+        return game_id
+
+    async def join(self, user: User, game_id: int, team: int | None, invite: str | None) -> None:
+        async with self.command(game_id) as tx:
+            game = tx.game
+            if game.status != "waiting":
+                raise Conflict("the game is not waiting for players")
+            if game.challenge_to is not None and game.challenge_to != user.id:
+                raise Forbidden("this game is a challenge to another player")
+            if game.visibility == "private" and invite != game.invite_code:
+                raise Forbidden("this private game needs its invite link")
+            options = GoOptions.from_json(game.options)
+            players = await repo.players_of(tx.db, game_id)
+            if any(p.user_id == user.id for p in players):
+                raise Conflict("you are already in this game")
+            if team is not None:
+                if not 1 <= team <= options.teams:
+                    raise BadInput(f"team must be 1..{options.teams}")
+                if sum(1 for p in players if p.team == team) >= options.players_per_team:
+                    raise Conflict(f"team {team} is full")
+            player = GamePlayer(game_id=game_id, user_id=user.id, team=team,
+                                joined_seq=max((p.joined_seq for p in players), default=0) + 1)
+            tx.db.add(player)
+            players.append(player)
+            tx.event("joined", {"user": user.username, "team": team})
+            if game.challenge_to is not None:
+                tx.changes["challenge_to"] = None
+            if len(players) == options.seats:
+                self._assign_seats(players, options)
+                deadline = self.now() + timedelta(seconds=self.confirm_window)
+                tx.changes.update(status="confirming", deadline_at=deadline)
+                tx.event("confirming", {"deadline": deadline.isoformat(), "players": self._roster(players)})
+            tx.notices.append(Message("lobby", "lobby", {"game_id": game_id}))
+
+    def _assign_seats(self, players: list[GamePlayer], options: GoOptions) -> None:
+        """Players who chose no team are placed at random in teams with free seats; seats follow join order."""
+        free = [t for t in range(1, options.teams + 1)
+                for _ in range(options.players_per_team - sum(1 for p in players if p.team == t))]
+        self._random.shuffle(free)
+        for player in players:
+            if player.team is None:
+                player.team = free.pop()
+        for t in range(1, options.teams + 1):
+            members = sorted((p for p in players if p.team == t), key=lambda p: p.joined_seq)
+            for seat, member in enumerate(members):
+                member.seat = seat
+
+    @staticmethod
+    def _roster(players: list[GamePlayer]) -> list[dict[str, Any]]:
+        return [{"user_id": p.user_id, "team": p.team, "seat": p.seat, "confirmed": p.confirmed}
+                for p in players]
+
+    async def leave(self, user: User, game_id: int) -> None:
+        async with self.command(game_id) as tx:
+            if tx.game.status not in {"waiting", "confirming"}:
+                raise Conflict("you can only leave a game before it starts; resign instead")
+            players = await repo.players_of(tx.db, game_id)
+            mine = next((p for p in players if p.user_id == user.id), None)
+            if mine is None:
+                raise Conflict("you are not in this game")
+            await tx.db.delete(mine)
+            remaining = [p for p in players if p is not mine]
+            if not remaining:
+                tx.changes.update(status="cancelled", deadline_at=None)
+            else:
+                self._back_to_waiting(remaining, tx)
+            tx.event("left", {"user": user.username})
+            tx.notices.append(Message("lobby", "lobby", {"game_id": game_id}))
+
+    def _back_to_waiting(self, players: list[GamePlayer], tx: Tx) -> None:
+        for p in players:
+            p.confirmed = False
+            p.seat = None
+        tx.changes.update(status="waiting", deadline_at=None)
+
+    async def confirm(self, user: User, game_id: int) -> None:
+        async with self.command(game_id) as tx:
+            if tx.game.status != "confirming":
+                raise Conflict("the game is not waiting for confirmations")
+            players = await repo.players_of(tx.db, game_id)
+            mine = next((p for p in players if p.user_id == user.id), None)
+            if mine is None:
+                raise Forbidden("you are not in this game")
+            if mine.confirmed:
+                raise Conflict("you have already confirmed")
+            mine.confirmed = True
+            tx.event("confirmed", {"user": user.username, "team": mine.team})
+            if all(p.confirmed for p in players):
+                await self._start(tx, players)
+
+    async def _start(self, tx: Tx, players: list[GamePlayer]) -> None:
+        options = GoOptions.from_json(tx.game.options)
+        state = options.new_state()
+        seats = {(p.team, p.seat): p.user_id for p in players}
+        control = options.time_control()
+        clocks = {str(t): _clock_json(control.start()) for t in range(1, options.teams + 1)}
+        now = self.now()
+        deadline = now + timedelta(seconds=control.start().time_left(control))
+        on_move = self._on_move(state, seats)
+        tx.changes.update(status="active", turn_started_at=now, deadline_at=deadline, clocks=clocks,
+                          to_move=on_move, plies=0)
+        tx.event("started", {"position": position_view(state), "to_move": on_move,
+                             "deadline": deadline.isoformat(), "clocks": clocks})
+        users = await repo.users_by_ids(tx.db, [p.user_id for p in players])
+        for user in users.values():
+            self.mailer.game_started(tx.db, user, tx.game)
+        self._cache[tx.game.id] = Live(tx.version + len(tx.events), state, seats)  # type: ignore[arg-type]
+        self._ping_players(tx, seats)
+        next_user = users.get(on_move["user_id"])
+        if next_user is not None:
+            self.mailer.your_turn(tx.db, next_user, tx.game, 0)
+
+    @staticmethod
+    def _on_move(state: GoState, seats: dict[tuple[int, int], int]) -> dict[str, Any]:
+        if state.is_over:
+            return {}
+        team, seat = state.to_move + 1, state.to_move_seat
+        return {"team": team, "seat": seat, "user_id": seats.get((team, seat))}
+
+    def _ping_players(self, tx: Tx, seats: dict[tuple[int, int], int]) -> None:
+        for user_id in set(seats.values()):
+            tx.notices.append(Message(f"user:{user_id}", "dashboard", {"game_id": tx.game.id}))
+
+    async def expire_confirmation(self, game_id: int, version: int) -> None:
+        """The confirmation window closed: remove whoever did not confirm, back to waiting."""
+        async with self.command(game_id, expected=version) as tx:
+            if tx.game.status != "confirming":
+                return
+            deadline = repo.utc(tx.game.deadline_at)
+            if deadline is None or deadline > self.now():
+                return
+            players = await repo.players_of(tx.db, game_id)
+            removed = [p for p in players if not p.confirmed]
+            for p in removed:
+                await tx.db.delete(p)
+            self._back_to_waiting([p for p in players if p.confirmed], tx)
+            tx.event("unconfirmed_removed", {"user_ids": [p.user_id for p in removed]})
+            tx.notices.append(Message("lobby", "lobby", {"game_id": game_id}))
+
+    async def decline(self, user: User, game_id: int) -> None:
+        async with self.command(game_id) as tx:
+            if tx.game.challenge_to != user.id or tx.game.status != "waiting":
+                raise Conflict("there is no open challenge to you in this game")
+            tx.changes.update(status="cancelled", challenge_to=None)
+            tx.event("declined", {"user": user.username})
+
+    # ------------------------------------------------------------------------- play
+
+    async def move(self, user: User, game_id: int, text: str, expected: int | None = None) -> dict[str, Any]:
+        """Play a move for `user`; returns the acknowledgement once the move is stored."""
+        async with self.command(game_id, expected) as tx:
+            if tx.game.status != "active":
+                raise Conflict("the game is not in progress")
+            live = await self.live(tx)
+            player = self._player_on_move(live, user.id)
+            try:
+                move = parse_move(text, live.state.size)
+            except ValueError as err:
+                raise BadInput(str(err)) from None
+            try:
+                state = live.state.play(move)
+            except IllegalMove as err:
+                raise IllegalMoveError(str(err), reason=err.reason.value) from None
+            await self._record(tx, live, state, user_id=player)
+        return {"ok": True, "version": tx.version + len(tx.events), "ply": state.plies}
+
+    def _player_on_move(self, live: Live, user_id: int) -> int:
+        state = live.state
+        if user_id not in live.seats.values():
+            raise Forbidden("you are not playing in this game")
+        on_move = live.seats.get((state.to_move + 1, state.to_move_seat))
+        if on_move != user_id:
+            raise Conflict("it is not your turn")
+        return user_id
+
+    async def timeout(self, game_id: int, version: int) -> bool:
+        """Apply a timeout whose deadline has passed; exactly once, thanks to the version check."""
+        try:
+            async with self.command(game_id, expected=version) as tx:
+                if tx.game.status != "active":
+                    return False
+                deadline = repo.utc(tx.game.deadline_at)
+                if deadline is None or deadline > self.now():
+                    return False
+                live = await self.live(tx)
+                state = live.state.play(TIMEOUT)
+                await self._record(tx, live, state, user_id=None)
+                return True
+        except Stale:
+            return False
+
+    async def _record(self, tx: Tx, live: Live, state: GoState, user_id: int | None) -> None:
+        """Store every event from `live.state` to `state` (automatic passes included) and the new clocks."""
+        game = tx.game
+        now = self.now()
+        options = GoOptions.from_json(game.options)
+        control = options.time_control()
+        new_states = []
+        for s in state.lineage():
+            if s is live.state:
+                break
+            new_states.append(s)
+        new_states.reverse()
+        clocks = dict(game.clocks)
+        started = repo.utc(game.turn_started_at) or now
+        players = await repo.players_of(tx.db, game.id)
+        for s in new_states:
+            assert s.last_move is not None
+            team, seat = s.last_colour + 1, s.last_seat
+            text = move_text(s, s.last_move, s.auto_pass)
+            if isinstance(s.last_move, Resign | Timeout):
+                text = "timeout" if isinstance(s.last_move, Timeout) else "resign"
+                for p in players:
+                    if (p.team, p.seat) == (team, seat):
+                        p.state = "timed_out" if text == "timeout" else "resigned"
+            elif not s.auto_pass and str(team) in clocks:
+                elapsed = (now - started).total_seconds()
+                clocks[str(team)] = _clock_json(_clock_from(clocks[str(team)]).after_move(control, elapsed))
+            tx.db.add(GameMove(game_id=game.id, ply=s.plies, team=team, seat=seat,
+                               user_id=live.seats.get((team, seat)), move=text, created_at=now))
+            tx.event("move", {"ply": s.plies, "team": team, "seat": seat, "move": text,
+                              "user_id": live.seats.get((team, seat)), "position": position_view(s)})
+        on_move = self._on_move(state, live.seats)
+        changes: dict[str, Any] = {"plies": state.plies, "clocks": clocks, "to_move": on_move,
+                                   "turn_started_at": now}
+        if state.is_over:
+            result = final_result(state)
+            changes.update(status="finished", result=result, finished_at=now, deadline_at=None)
+            tx.event("finished", {"result": result})
+            users = await repo.users_by_ids(tx.db, list(set(live.seats.values())))
+            for u in users.values():
+                self.mailer.game_finished(tx.db, u, game, result)
+            tx.notices.append(Message("lobby", "lobby", {"game_id": game.id}))
+        else:
+            team_clock = _clock_from(clocks[str(on_move["team"])])
+            deadline = now + timedelta(seconds=team_clock.time_left(control))
+            changes["deadline_at"] = deadline
+            tx.events[-1][1]["deadline"] = deadline.isoformat()
+            tx.events[-1][1]["clocks"] = clocks
+            next_user = await repo.user_by_id(tx.db, on_move["user_id"]) if on_move.get("user_id") else None
+            if next_user is not None:
+                self.mailer.your_turn(tx.db, next_user, game, state.plies)
+        tx.changes.update(changes)
+        self._ping_players(tx, live.seats)
+        live.state = state
+
+    # ------------------------------------------------------------------------- chat
+
+    async def chat(self, user: User, game_id: int, channel: str, text: str) -> dict[str, Any]:
+        from miai.server.play.chat import post
+
+        async with self.command(game_id) as tx:
+            return await post(tx, user, channel, text, self.now())
+
+
+def _clock_json(clock: TeamClock) -> dict[str, Any]:
+    return {"main": clock.main, "periods": clock.periods}
+
+
+def _clock_from(data: dict[str, Any]) -> TeamClock:
+    return TeamClock(main=float(data.get("main", 0.0)), periods=int(data.get("periods", 0)))

@@ -1,0 +1,1 @@
+"""Realtime: the event hub and the websocket endpoints."""

@@ -1,0 +1,1 @@
+"""Storage: tables, migrations and the repositories that speak SQL."""

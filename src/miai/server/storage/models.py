@@ -1,0 +1,143 @@
+"""Database tables (SQLAlchemy 2). Only repository modules in this package speak SQL."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, datetime: DateTime(timezone=True)}
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    email: Mapped[str | None] = mapped_column(String(254), default=None)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime]
+
+
+class Session(Base):
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    csrf_token: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]
+
+
+class ApiToken(Base):
+    __tablename__ = "api_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime]
+    last_used_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), default="go")
+    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting confirming active finished cancelled
+    created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    created_at: Mapped[datetime]
+    options: Mapped[dict[str, Any]] = mapped_column(JSON)  # everything the creator chose, validated
+    visibility: Mapped[str] = mapped_column(String(8), default="public")
+    invite_code: Mapped[str | None] = mapped_column(String(64), unique=True, default=None)
+    challenge_to: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    match_id: Mapped[str | None] = mapped_column(String(32), default=None, index=True)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    plies: Mapped[int] = mapped_column(Integer, default=0)
+    deadline_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    turn_started_at: Mapped[datetime | None] = mapped_column(default=None)
+    clocks: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    to_move: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # {"team": t, "seat": s, "user_id": u}
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    finished_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class GamePlayer(Base):
+    __tablename__ = "game_players"
+    __table_args__ = (UniqueConstraint("game_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    team: Mapped[int | None] = mapped_column(Integer, default=None)  # None: to be assigned at random
+    seat: Mapped[int | None] = mapped_column(Integer, default=None)  # join order inside the team
+    joined_seq: Mapped[int] = mapped_column(Integer)
+    confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
+    state: Mapped[str] = mapped_column(String(12), default="active")  # active resigned timed_out
+
+
+class GameMove(Base):
+    """One event of the game record; the unique (game, ply) makes a double-accepted move impossible."""
+
+    __tablename__ = "game_moves"
+    __table_args__ = (UniqueConstraint("game_id", "ply"),)
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    ply: Mapped[int] = mapped_column(Integer)
+    team: Mapped[int] = mapped_column(Integer)
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    move: Mapped[str] = mapped_column(String(32))  # canonical text: D4, pass, resign, timeout, autopass
+    created_at: Mapped[datetime]
+
+
+class GameEvent(Base):
+    """Versioned events for realtime clients; `audience` limits who may see private ones."""
+
+    __tablename__ = "game_events"
+    __table_args__ = (UniqueConstraint("game_id", "v"),)
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    v: Mapped[int] = mapped_column(Integer)
+    type: Mapped[str] = mapped_column(String(24))
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    audience: Mapped[str] = mapped_column(String(64), default="all")  # all | team:N | users:a,b
+    created_at: Mapped[datetime]
+
+
+class ChatMessage(Base):
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    channel: Mapped[str] = mapped_column(String(64))  # public | team:N | pm:<audience>
+    audience: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime]
+
+
+class OutboxMail(Base):
+    """E-mail waiting to be sent; `dedupe_key` makes sure one notification is stored once."""
+
+    __tablename__ = "outbox"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    dedupe_key: Mapped[str] = mapped_column(String(128), unique=True)
+    to_address: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime]
+    sent_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
+    claimed_until: Mapped[datetime | None] = mapped_column(default=None)  # a sender's lease on this mail
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(Text, default=None)

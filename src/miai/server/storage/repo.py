@@ -1,0 +1,206 @@
+"""Repository functions: every SQL statement of the server lives in this package."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from miai.server.storage.models import (
+    ApiToken,
+    ChatMessage,
+    Game,
+    GameEvent,
+    GameMove,
+    GamePlayer,
+    OutboxMail,
+    Session,
+    User,
+)
+
+
+def utc(moment: datetime | None) -> datetime | None:
+    """SQLite hands back naive datetimes; everything here is UTC."""
+    if moment is None:
+        return None
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+# ----------------------------------------------------------------------------------------- users
+
+
+async def user_by_name(db: AsyncSession, username: str) -> User | None:
+    return (await db.execute(select(User).where(func.lower(User.username) == username.lower()))).scalar()
+
+
+async def user_by_id(db: AsyncSession, user_id: int) -> User | None:
+    return await db.get(User, user_id)
+
+
+async def users_by_ids(db: AsyncSession, ids: Sequence[int]) -> dict[int, User]:
+    if not ids:
+        return {}
+    rows = (await db.execute(select(User).where(User.id.in_(ids)))).scalars()
+    return {u.id: u for u in rows}
+
+
+async def session_by_hash(db: AsyncSession, token_hash: str) -> Session | None:
+    return await db.get(Session, token_hash)
+
+
+async def delete_session(db: AsyncSession, token_hash: str) -> None:
+    await db.execute(delete(Session).where(Session.token_hash == token_hash))
+
+
+async def token_by_hash(db: AsyncSession, token_hash: str) -> ApiToken | None:
+    return (await db.execute(select(ApiToken).where(ApiToken.token_hash == token_hash))).scalar()
+
+
+async def tokens_of(db: AsyncSession, user_id: int) -> list[ApiToken]:
+    return list((await db.execute(select(ApiToken).where(ApiToken.user_id == user_id))).scalars())
+
+
+# ----------------------------------------------------------------------------------------- games
+
+
+async def game_for_update(db: AsyncSession, game_id: int) -> Game | None:
+    return await db.get(Game, game_id, populate_existing=True)
+
+
+async def players_of(db: AsyncSession, game_id: int) -> list[GamePlayer]:
+    query = select(GamePlayer).where(GamePlayer.game_id == game_id).order_by(GamePlayer.joined_seq)
+    return list((await db.execute(query)).scalars())
+
+
+async def moves_of(db: AsyncSession, game_id: int) -> list[GameMove]:
+    query = select(GameMove).where(GameMove.game_id == game_id).order_by(GameMove.ply)
+    return list((await db.execute(query)).scalars())
+
+
+async def bump_version(db: AsyncSession, game: Game, expected: int, **changes: Any) -> bool:
+    """Optimistic concurrency across processes: only one writer moves a game on from version `expected`.
+
+    `changes` must include the new `version`.
+    """
+    result = await db.execute(
+        update(Game)
+        .where(Game.id == game.id, Game.version == expected)
+        .values(**changes)
+        .execution_options(synchronize_session=False)
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+async def events_since(db: AsyncSession, game_id: int, after: int, limit: int = 500) -> list[GameEvent]:
+    query = (
+        select(GameEvent)
+        .where(GameEvent.game_id == game_id, GameEvent.v > after)
+        .order_by(GameEvent.v)
+        .limit(limit)
+    )
+    return list((await db.execute(query)).scalars())
+
+
+async def open_games(db: AsyncSession, limit: int = 100) -> list[Game]:
+    query = (
+        select(Game)
+        .where(Game.status == "waiting", Game.visibility == "public", Game.challenge_to.is_(None))
+        .order_by(Game.created_at.desc())
+        .limit(limit)
+    )
+    return list((await db.execute(query)).scalars())
+
+
+async def games_of_user(db: AsyncSession, user_id: int, statuses: Sequence[str]) -> list[Game]:
+    query = (
+        select(Game)
+        .join(GamePlayer, GamePlayer.game_id == Game.id)
+        .where(GamePlayer.user_id == user_id, Game.status.in_(statuses))
+    )
+    return list((await db.execute(query)).scalars().unique())
+
+
+async def challenges_for(db: AsyncSession, user_id: int) -> list[Game]:
+    query = select(Game).where(Game.challenge_to == user_id, Game.status == "waiting")
+    return list((await db.execute(query)).scalars())
+
+
+async def due_games(db: AsyncSession, now: datetime, limit: int = 100) -> list[tuple[int, int, str]]:
+    query = (
+        select(Game.id, Game.version, Game.status)
+        .where(Game.deadline_at.is_not(None), Game.deadline_at <= now, Game.status.in_(("active", "confirming")))
+        .order_by(Game.deadline_at)
+        .limit(limit)
+    )
+    return [(row[0], row[1], row[2]) for row in (await db.execute(query)).all()]
+
+
+async def next_deadline(db: AsyncSession) -> datetime | None:
+    query = select(func.min(Game.deadline_at)).where(Game.status.in_(("active", "confirming")))
+    return utc((await db.execute(query)).scalar())
+
+
+async def chat_for(db: AsyncSession, game_id: int, audiences: Sequence[str], limit: int = 200) -> list[ChatMessage]:
+    query = (
+        select(ChatMessage)
+        .where(ChatMessage.game_id == game_id, ChatMessage.audience.in_(audiences))
+        .order_by(ChatMessage.id.desc())
+        .limit(limit)
+    )
+    return list(reversed(list((await db.execute(query)).scalars())))
+
+
+# ----------------------------------------------------------------------------------------- outbox
+
+
+async def claim_mail(db: AsyncSession, now: datetime, lease_until: datetime, limit: int = 20) -> list[OutboxMail]:
+    """Take a lease on unsent mail so no other sender (process) sends it at the same time."""
+    query = (
+        select(OutboxMail.id)
+        .where(
+            OutboxMail.sent_at.is_(None),
+            OutboxMail.attempts < 10,
+            or_(OutboxMail.claimed_until.is_(None), OutboxMail.claimed_until < now),
+        )
+        .order_by(OutboxMail.id)
+        .limit(limit)
+    )
+    ids = [row[0] for row in (await db.execute(query)).all()]
+    claimed = []
+    for mail_id in ids:
+        result = await db.execute(
+            update(OutboxMail)
+            .where(
+                OutboxMail.id == mail_id,
+                OutboxMail.sent_at.is_(None),
+                or_(OutboxMail.claimed_until.is_(None), OutboxMail.claimed_until < now),
+            )
+            .values(claimed_until=lease_until, attempts=OutboxMail.attempts + 1)
+            .execution_options(synchronize_session=False)
+        )
+        if result.rowcount:  # type: ignore[attr-defined]
+            mail = await db.get(OutboxMail, mail_id, populate_existing=True)
+            if mail is not None:
+                claimed.append(mail)
+    return claimed
+
+
+async def mark_sent(db: AsyncSession, mail_id: int, now: datetime) -> None:
+    await db.execute(update(OutboxMail).where(OutboxMail.id == mail_id).values(sent_at=now, last_error=None))
+
+
+async def mark_failed(db: AsyncSession, mail_id: int, error: str) -> None:
+    await db.execute(
+        update(OutboxMail).where(OutboxMail.id == mail_id).values(claimed_until=None, last_error=error[:2000])
+    )
+
+
+async def mail_exists(db: AsyncSession, key: str) -> bool:
+    return (await db.execute(select(OutboxMail.id).where(OutboxMail.dedupe_key == key))).first() is not None
+
+
+async def expire_sessions(db: AsyncSession, now: datetime) -> None:
+    await db.execute(delete(Session).where(and_(Session.expires_at < now)))

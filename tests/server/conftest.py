@@ -1,0 +1,104 @@
+"""Server test fixtures: every API test runs on SQLite and on PostgreSQL, each test on a fresh database."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from miai.server.app import create_app
+from miai.server.settings import Settings
+from tests.conftest import need
+
+PG_ADMIN = os.environ.get("MIAI_TEST_POSTGRES", "postgresql://postgres@127.0.0.1:5432/postgres")
+
+
+def postgres_reachable() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 5432), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+async def _admin(sql: str) -> None:
+    import asyncpg
+
+    connection = await asyncpg.connect(PG_ADMIN)
+    try:
+        await connection.execute(sql)
+    finally:
+        await connection.close()
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{(tmp_path / 'miai.db').as_posix()}"
+        return
+    need(postgres_reachable(), "PostgreSQL is not reachable on 127.0.0.1:5432")
+    name = f"miai_test_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
+    try:
+        yield f"{base}/{name}"
+    finally:
+        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def make_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {"database_url": database_url, "data_dir": tmp_path, "confirm_window_seconds": 60,
+                              "login_attempts_per_minute": 1000}
+    values.update(overrides)
+    return Settings(**values)
+
+
+@dataclass
+class Player:
+    """A registered user talking to the API with a personal token (no cookie, so no CSRF needed)."""
+
+    client: TestClient
+    username: str
+    user_id: int
+    token: str
+
+    @property
+    def headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {self.token}"}
+
+    def get(self, url: str, **kw: Any) -> Any:
+        return self.client.get(url, headers=self.headers, **kw)
+
+    def post(self, url: str, json: Any = None, **kw: Any) -> Any:
+        return self.client.post(url, json=json, headers=self.headers, **kw)
+
+    def ok(self, url: str, json: Any = None) -> Any:
+        response = self.post(url, json)
+        assert response.status_code < 300, response.text
+        return response.json()
+
+
+def register(client: TestClient, username: str, email: str | None = None) -> Player:
+    response = client.post("/api/v1/accounts", json={"username": username, "password": "correct horse",
+                                                     "email": email})
+    assert response.status_code == 201, response.text
+    csrf = response.json()["csrf_token"]
+    token = client.post("/api/v1/me/tokens", json={"name": "tests"}, headers={"X-CSRF-Token": csrf})
+    assert token.status_code == 201, token.text
+    client.cookies.clear()
+    return Player(client, username, response.json()["user"]["id"], token.json()["token"])
+
+
+@pytest.fixture
+def client(database_url: str, tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(make_settings(database_url, tmp_path), background=False)
+    with TestClient(app) as test_client:
+        yield test_client
