@@ -55,8 +55,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
 
 
 def make_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settings:
-    values: dict[str, Any] = {"database_url": database_url, "data_dir": tmp_path, "confirm_window_seconds": 60,
-                              "login_attempts_per_minute": 1000}
+    values: dict[str, Any] = {
+        "database_url": database_url,
+        "data_dir": tmp_path,
+        "confirm_window_seconds": 60,
+        "login_attempts_per_minute": 1000,
+    }
     values.update(overrides)
     return Settings(**values)
 
@@ -87,8 +91,9 @@ class Player:
 
 
 def register(client: TestClient, username: str, email: str | None = None) -> Player:
-    response = client.post("/api/v1/accounts", json={"username": username, "password": "correct horse",
-                                                     "email": email})
+    response = client.post(
+        "/api/v1/accounts", json={"username": username, "password": "correct horse", "email": email}
+    )
     assert response.status_code == 201, response.text
     csrf = response.json()["csrf_token"]
     token = client.post("/api/v1/me/tokens", json={"name": "tests"}, headers={"X-CSRF-Token": csrf})

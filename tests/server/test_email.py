@@ -47,8 +47,15 @@ class Inbox:
 
 
 def smtp_settings(database_url: str, tmp_path: Path, port: int, **overrides: Any) -> Settings:
-    return make_settings(database_url, tmp_path, smtp_host="127.0.0.1", smtp_port=port,
-                         mail_from="miai@example.org", base_url="http://miai.example.org", **overrides)
+    return make_settings(
+        database_url,
+        tmp_path,
+        smtp_host="127.0.0.1",
+        smtp_port=port,
+        mail_from="miai@example.org",
+        base_url="http://miai.example.org",
+        **overrides,
+    )
 
 
 def outbox_rows(client: TestClient) -> list[OutboxMail]:
@@ -99,12 +106,14 @@ def play_until_mails_are_queued(client: TestClient) -> tuple[Player, Player, int
 
 def expected_mails(gid: int) -> Counter[tuple[str, str]]:
     started, turn = f"Miai: game {gid} has started", f"Miai: your turn in game {gid}"
-    return Counter({
-        ("alice@example.org", started): 1,
-        ("bob@example.org", started): 1,
-        ("alice@example.org", turn): 2,  # the first move (ply 0) and after bob's reply (ply 2)
-        ("bob@example.org", turn): 1,  # after alice's first move
-    })
+    return Counter(
+        {
+            ("alice@example.org", started): 1,
+            ("bob@example.org", started): 1,
+            ("alice@example.org", turn): 2,  # the first move (ply 0) and after bob's reply (ply 2)
+            ("bob@example.org", turn): 1,  # after alice's first move
+        }
+    )
 
 
 def wait_for(condition: Any, seconds: float = 20.0) -> bool:

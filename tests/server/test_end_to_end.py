@@ -10,8 +10,9 @@ from tests.server.conftest import Player, register
 def test_three_teams_of_two_play_to_the_end(client: TestClient) -> None:
     users = [register(client, f"player{i}") for i in range(6)]
     creator = users[0]
-    created = creator.ok("/api/v1/games", {"size": 9, "teams": 3, "players_per_team": 2, "team": 1,
-                                           "seconds_per_move": 3600})
+    created = creator.ok(
+        "/api/v1/games", {"size": 9, "teams": 3, "players_per_team": 2, "team": 1, "seconds_per_move": 3600}
+    )
     gid = created["id"]
     # Join order fixes the rotation inside each team: seat 0 joined first.
     for user, team in zip(users[1:], [2, 3, 1, 2, 3], strict=True):
@@ -19,7 +20,9 @@ def test_three_teams_of_two_play_to_the_end(client: TestClient) -> None:
     assert creator.get(f"/api/v1/games/{gid}").json()["status"] == "confirming"
     for user in users:
         user.ok(f"/api/v1/games/{gid}/confirm")
-    by_seat = {(p["team"], p["seat"]): p["user_id"] for p in creator.get(f"/api/v1/games/{gid}").json()["players"]}
+    by_seat = {
+        (p["team"], p["seat"]): p["user_id"] for p in creator.get(f"/api/v1/games/{gid}").json()["players"]
+    }
     player = {uid: u for u in users for uid in [u.user_id]}
 
     def on_move() -> Player:

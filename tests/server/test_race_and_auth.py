@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
 
 from miai.core.go import Place, new_game, preset
 from miai.core.go.vertex import format_point
@@ -19,7 +20,9 @@ from tests.server.conftest import Player, make_settings, register
 def start_two_player_game(alice: Player, bob: Player, **options: Any) -> int:
     body = {"size": 9, "preset": "chinese", "team": 1, "seconds_per_move": 3600, **options}
     gid = int(alice.ok("/api/v1/games", body)["id"])
-    bob.ok(f"/api/v1/games/{gid}/join", {"team": 2, "invite": options.get("invite")} if False else {"team": 2})
+    bob.ok(
+        f"/api/v1/games/{gid}/join", {"team": 2, "invite": options.get("invite")} if False else {"team": 2}
+    )
     alice.ok(f"/api/v1/games/{gid}/confirm")
     bob.ok(f"/api/v1/games/{gid}/confirm")
     return gid
@@ -37,13 +40,22 @@ def test_fifty_concurrent_moves_for_one_turn(database_url: str, tmp_path: Path) 
             transport = httpx.ASGITransport(app=app)
             async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as http:
                 points = [format_point(p, 9) for p in range(50)]
-                return list(await asyncio.gather(*[
-                    http.post(f"/api/v1/games/{gid}/moves", json={"move": v, "version": version},
-                              headers=alice.headers)
-                    for v in points
-                ]))
+                return list(
+                    await asyncio.gather(
+                        *[
+                            http.post(
+                                f"/api/v1/games/{gid}/moves",
+                                json={"move": v, "version": version},
+                                headers=alice.headers,
+                            )
+                            for v in points
+                        ]
+                    )
+                )
 
-        responses = client.portal.call(storm) if hasattr(client, "portal") and client.portal else asyncio.run(storm())
+        responses = (
+            client.portal.call(storm) if hasattr(client, "portal") and client.portal else asyncio.run(storm())
+        )
         accepted = [r for r in responses if r.status_code == 200]
         refused = [r for r in responses if r.status_code != 200]
         assert len(accepted) == 1, [r.text for r in responses[:3]]
@@ -85,9 +97,12 @@ def test_private_game_needs_the_invite(client: TestClient) -> None:
     assert bob.get(f"/api/v1/games/{gid}?invite={invite}").status_code == 200
     bob.ok(f"/api/v1/games/{gid}/join", {"team": 2, "invite": invite})
     assert eve.get(f"/api/v1/games/{gid}").status_code == 403
-    with pytest.raises(Exception):  # noqa: B017, PT011 - the websocket is closed with 4403
-        with client.websocket_connect(f"/api/v1/games/{gid}/ws?token={eve.token}") as socket:
-            socket.receive_json()
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        client.websocket_connect(f"/api/v1/games/{gid}/ws?token={eve.token}") as socket,
+    ):
+        socket.receive_json()
+    assert closed.value.code == 4403
 
 
 def test_team_chat_stays_inside_the_team(client: TestClient) -> None:
@@ -117,7 +132,7 @@ def test_team_chat_stays_inside_the_team(client: TestClient) -> None:
 def test_no_private_chat_in_two_player_games(client: TestClient) -> None:
     alice, bob = register(client, "alice"), register(client, "bob")
     gid = start_two_player_game(alice, bob)
-    response = alice.post(f"/api/v1/games/{gid}/chat", {"channel": "user:%d" % bob.user_id, "text": "psst"})
+    response = alice.post(f"/api/v1/games/{gid}/chat", {"channel": f"user:{bob.user_id}", "text": "psst"})
     assert response.status_code == 403
     assert "two-player" in response.json()["message"]
 
@@ -143,7 +158,9 @@ BAD_REQUESTS = [
 def test_bad_input_gets_a_clear_4xx(client: TestClient, url: str, body: Any) -> None:
     alice = register(client, "alice")
     if isinstance(body, str):
-        response = client.post(url, content=body, headers={**alice.headers, "content-type": "application/json"})
+        response = client.post(
+            url, content=body, headers={**alice.headers, "content-type": "application/json"}
+        )
     else:
         response = alice.post(url, body)
     assert 400 <= response.status_code < 500, response.text
@@ -182,7 +199,9 @@ def test_login_is_rate_limited(database_url: str, tmp_path: Path) -> None:
     app = create_app(make_settings(database_url, tmp_path, login_attempts_per_minute=3), background=False)
     with TestClient(app) as client:
         register(client, "dave")
-        codes = [client.post("/api/v1/session", json={"username": "dave", "password": "wrong pass"}).status_code
-                 for _ in range(5)]
+        codes = [
+            client.post("/api/v1/session", json={"username": "dave", "password": "wrong pass"}).status_code
+            for _ in range(5)
+        ]
         assert codes[:3] == [401, 401, 401]
         assert codes[3:] == [429, 429]

@@ -28,12 +28,30 @@ def free_port() -> int:
 
 @contextmanager
 def server(database_url: str, data_dir: Path, port: int) -> Iterator[str]:
-    env = {**os.environ, "MIAI_DATABASE_URL": database_url, "MIAI_DATA_DIR": str(data_dir),
-           "MIAI_PORT": str(port), "PYTHONPATH": str(REPO / "src")}
+    env = {
+        **os.environ,
+        "MIAI_DATABASE_URL": database_url,
+        "MIAI_DATA_DIR": str(data_dir),
+        "MIAI_PORT": str(port),
+        "PYTHONPATH": str(REPO / "src"),
+    }
     process = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--factory", "miai.server.main:app_from_env",
-         "--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"],
-        env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "miai.server.main:app_from_env",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
     )
     base = f"http://127.0.0.1:{port}"
     try:
@@ -60,8 +78,9 @@ def user(base: str, name: str) -> dict[str, str]:
     with httpx.Client(base_url=base) as http:
         registered = http.post("/api/v1/accounts", json={"username": name, "password": "correct horse"})
         registered.raise_for_status()
-        token = http.post("/api/v1/me/tokens", json={"name": "t"},
-                          headers={"X-CSRF-Token": registered.json()["csrf_token"]})
+        token = http.post(
+            "/api/v1/me/tokens", json={"name": "t"}, headers={"X-CSRF-Token": registered.json()["csrf_token"]}
+        )
         token.raise_for_status()
     return {"Authorization": f"Bearer {token.json()['token']}"}
 
@@ -76,8 +95,13 @@ def test_timeout_applied_once_after_restart(database_url: str, tmp_path: Path) -
     port = free_port()
     with server(database_url, tmp_path, port) as base:
         players = [user(base, f"player{i}") for i in range(3)]
-        gid = call(base, "POST", "/api/v1/games", players[0],
-                   {"size": 9, "teams": 3, "team": 1, "seconds_per_move": SECONDS_PER_MOVE})["id"]
+        gid = call(
+            base,
+            "POST",
+            "/api/v1/games",
+            players[0],
+            {"size": 9, "teams": 3, "team": 1, "seconds_per_move": SECONDS_PER_MOVE},
+        )["id"]
         call(base, "POST", f"/api/v1/games/{gid}/join", players[1], {"team": 2})
         call(base, "POST", f"/api/v1/games/{gid}/join", players[2], {"team": 3})
         for p in players:

@@ -22,8 +22,10 @@ def test_moves_over_the_socket_are_acknowledged_and_broadcast(client: TestClient
     alice, bob = register(client, "alice"), register(client, "bob")
     gid = start_two_player_game(alice, bob)
     url = f"/api/v1/games/{gid}/ws"
-    with client.websocket_connect(f"{url}?token={alice.token}") as a_sock, \
-            client.websocket_connect(f"{url}?token={bob.token}") as b_sock:
+    with (
+        client.websocket_connect(f"{url}?token={alice.token}") as a_sock,
+        client.websocket_connect(f"{url}?token={bob.token}") as b_sock,
+    ):
         snap = a_sock.receive_json()
         assert snap["t"] == "snapshot"
         assert snap["d"]["position"]["to_move"] == {"team": 1, "seat": 0}
@@ -70,9 +72,11 @@ def test_spectators_never_receive_team_chat(client: TestClient) -> None:
     for user, team in zip(users[1:], [1, 2, 2], strict=True):
         user.ok(f"/api/v1/games/{gid}/join", {"team": team})
     url = f"/api/v1/games/{gid}/ws"
-    with client.websocket_connect(url) as spectator, \
-            client.websocket_connect(f"{url}?token={users[2].token}") as opponent, \
-            client.websocket_connect(f"{url}?token={users[1].token}") as mate:
+    with (
+        client.websocket_connect(url) as spectator,
+        client.websocket_connect(f"{url}?token={users[2].token}") as opponent,
+        client.websocket_connect(f"{url}?token={users[1].token}") as mate,
+    ):
         for sock in (spectator, opponent, mate):
             assert sock.receive_json()["t"] == "snapshot"
         users[0].ok(f"/api/v1/games/{gid}/chat", {"channel": "team", "text": "secret"})

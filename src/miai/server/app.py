@@ -49,12 +49,16 @@ def create_app(settings: Settings | None = None, now: Clock = system_now, backgr
         app.state.hub = Hub(settings.redis_url)
         await app.state.hub.start()
         mailer = Mailer(enabled=bool(settings.smtp_host), base_url=settings.base_url)
-        app.state.games = GameService(app.state.sessions, app.state.hub, mailer,
-                                      settings.confirm_window_seconds, now)
+        app.state.games = GameService(
+            app.state.sessions, app.state.hub, mailer, settings.confirm_window_seconds, now
+        )
         tasks: list[asyncio.Task[Any]] = []
         if background:
-            tasks.append(asyncio.create_task(run_scheduler(app.state.sessions, app.state.games,
-                                                           settings.scheduler_interval)))
+            tasks.append(
+                asyncio.create_task(
+                    run_scheduler(app.state.sessions, app.state.games, settings.scheduler_interval)
+                )
+            )
             if settings.smtp_host:
                 tasks.append(asyncio.create_task(run_outbox(app.state.sessions, settings)))
         try:
@@ -68,8 +72,14 @@ def create_app(settings: Settings | None = None, now: Clock = system_now, backgr
             await app.state.hub.stop()
             await engine.dispose()
 
-    app = FastAPI(title="Miai", version=miai.__version__, lifespan=lifespan,
-                  openapi_url="/api/v1/openapi.json", docs_url="/api/v1/docs", redoc_url=None)
+    app = FastAPI(
+        title="Miai",
+        version=miai.__version__,
+        lifespan=lifespan,
+        openapi_url="/api/v1/openapi.json",
+        docs_url="/api/v1/docs",
+        redoc_url=None,
+    )
     app.state.settings = settings
     app.state.login_limiter = RateLimiter(settings.login_attempts_per_minute)
 

@@ -58,8 +58,13 @@ async def create_user(db: AsyncSession, username: str, password: str, email: str
     validate_registration(username, password, email)
     if await repo.user_by_name(db, username) is not None:
         raise ValueError("username: already taken")
-    user = User(username=username, email=email or None, password_hash=hash_password(password),
-                settings=dict(DEFAULT_SETTINGS), created_at=datetime.now(UTC))
+    user = User(
+        username=username,
+        email=email or None,
+        password_hash=hash_password(password),
+        settings=dict(DEFAULT_SETTINGS),
+        created_at=datetime.now(UTC),
+    )
     db.add(user)
     await db.flush()
     return user
@@ -70,8 +75,15 @@ async def new_session(db: AsyncSession, user: User, days: int) -> tuple[str, str
     token = secrets.token_urlsafe(32)
     csrf = secrets.token_urlsafe(24)
     now = datetime.now(UTC)
-    db.add(Session(token_hash=token_hash(token), user_id=user.id, csrf_token=csrf, created_at=now,
-                   expires_at=now + timedelta(days=days)))
+    db.add(
+        Session(
+            token_hash=token_hash(token),
+            user_id=user.id,
+            csrf_token=csrf,
+            created_at=now,
+            expires_at=now + timedelta(days=days),
+        )
+    )
     return token, csrf
 
 
@@ -79,7 +91,9 @@ async def new_api_token(db: AsyncSession, user: User, name: str) -> tuple[ApiTok
     if not 1 <= len(name.strip()) <= 64:
         raise ValueError("name: 1-64 characters")
     token = "miai_" + secrets.token_urlsafe(32)
-    record = ApiToken(user_id=user.id, name=name.strip(), token_hash=token_hash(token), created_at=datetime.now(UTC))
+    record = ApiToken(
+        user_id=user.id, name=name.strip(), token_hash=token_hash(token), created_at=datetime.now(UTC)
+    )
     db.add(record)
     await db.flush()
     return record, token

@@ -23,7 +23,13 @@ def serve(settings: Settings, workers: int = 1, log_level: str = "info") -> None
             raise SystemExit("several workers need --redis-url (or MIAI_REDIS_URL) for realtime fan-out")
         if settings.effective_database_url.startswith("sqlite"):
             logging.warning("several workers on SQLite serialise every write; PostgreSQL scales better")
-        uvicorn.run("miai.server.main:app_from_env", factory=True, host=settings.host, port=settings.port,
-                    workers=workers, log_level=log_level)
+        uvicorn.run(
+            "miai.server.main:app_from_env",
+            factory=True,
+            host=settings.host,
+            port=settings.port,
+            workers=workers,
+            log_level=log_level,
+        )
         return
     uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=log_level)

@@ -184,7 +184,7 @@ class GoState:
 
     def rewards(self) -> tuple[float, ...]:
         """Per colour: 1 shared among the winners, 0 for the rest (every stone alive; for search)."""
-        from miai.core.go.scoring import outcome  # scoring imports this module
+        from miai.core.go.scoring import outcome
 
         result = outcome(self, dead=())
         if result is None:

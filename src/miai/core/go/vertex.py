@@ -15,7 +15,7 @@ def format_point(point: int, size: int) -> str:
 def parse_point(text: str, size: int) -> int:
     """'D4' (any case, surrounding spaces ignored) -> point; ValueError with a clear message otherwise."""
     vertex = text.strip().upper()
-    if len(vertex) < 2 or vertex[0] not in LETTERS or not vertex[1:].isdigit():
+    if len(vertex) < 2 or vertex[0] not in LETTERS or not (vertex[1:].isascii() and vertex[1:].isdigit()):
         raise ValueError(f"{text.strip()!r} is not a vertex like D4 (columns A-Z without I, rows from 1)")
     col, row = LETTERS.index(vertex[0]), int(vertex[1:]) - 1
     if not (col < size and 0 <= row < size):

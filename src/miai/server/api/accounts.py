@@ -9,8 +9,8 @@ from pydantic import BaseModel, Field
 
 from miai.server.api.deps import COOKIE, DB, CurrentViewer, MaybeViewer
 from miai.server.auth import (
-    PALETTES,
     EMAIL,
+    PALETTES,
     check_password,
     create_user,
     new_api_token,
@@ -53,8 +53,15 @@ def user_view(user: User, private: bool = False) -> dict[str, Any]:
 
 def _login_response(response: Response, request: Request, token: str, csrf: str) -> None:
     settings = request.app.state.settings
-    response.set_cookie(COOKIE, token, httponly=True, samesite="lax", secure=settings.cookie_secure,
-                        max_age=settings.session_days * 86400, path="/")
+    response.set_cookie(
+        COOKIE,
+        token,
+        httponly=True,
+        samesite="lax",
+        secure=settings.cookie_secure,
+        max_age=settings.session_days * 86400,
+        path="/",
+    )
 
 
 @router.post("/accounts", status_code=201)
@@ -74,7 +81,9 @@ async def login(body: Credentials, request: Request, response: Response, db: DB)
     limiter = request.app.state.login_limiter
     client = request.client.host if request.client else "unknown"
     if not (limiter.allow(f"ip:{client}") and limiter.allow(f"user:{body.username.lower()}")):
-        raise HTTPException(429, {"error": "rate_limited", "message": "too many login attempts; wait a minute"})
+        raise HTTPException(
+            429, {"error": "rate_limited", "message": "too many login attempts; wait a minute"}
+        )
     user = await repo.user_by_name(db, body.username)
     if user is None or not check_password(user.password_hash, body.password):
         raise HTTPException(401, {"error": "unauthorized", "message": "wrong username or password"})
@@ -118,8 +127,17 @@ async def update_settings(body: SettingsPatch, viewer: CurrentViewer, db: DB) ->
 @router.get("/me/tokens")
 async def list_tokens(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
     tokens = await repo.tokens_of(db, viewer.user.id)
-    return {"tokens": [{"id": t.id, "name": t.name, "created_at": t.created_at.isoformat(),
-                        "last_used_at": t.last_used_at.isoformat() if t.last_used_at else None} for t in tokens]}
+    return {
+        "tokens": [
+            {
+                "id": t.id,
+                "name": t.name,
+                "created_at": t.created_at.isoformat(),
+                "last_used_at": t.last_used_at.isoformat() if t.last_used_at else None,
+            }
+            for t in tokens
+        ]
+    }
 
 
 @router.post("/me/tokens", status_code=201)

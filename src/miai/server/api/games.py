@@ -95,8 +95,9 @@ async def create_game(body: CreateGame, request: Request, viewer: CurrentViewer,
         raise HTTPException(422, {"error": "bad_input", "message": "a swap match needs a challenge"})
     service = service_of(request)
     try:
-        first = await service.create(viewer.user, options, body.team or (1 if body.swap_match else None),
-                                     challenged, body.swap_match)
+        first = await service.create(
+            viewer.user, options, body.team or (1 if body.swap_match else None), challenged, body.swap_match
+        )
         ids = [first]
         if body.swap_match:
             ids.append(await service.create(viewer.user, options, 2, challenged, False, match_of=first))
@@ -108,8 +109,13 @@ async def create_game(body: CreateGame, request: Request, viewer: CurrentViewer,
 
 
 @router.get("/games/{game_id}")
-async def get_game(game_id: int, request: Request, viewer: MaybeViewer, db: DB,
-                   invite: str | None = Query(None, max_length=64)) -> dict[str, Any]:
+async def get_game(
+    game_id: int,
+    request: Request,
+    viewer: MaybeViewer,
+    db: DB,
+    invite: str | None = Query(None, max_length=64),
+) -> dict[str, Any]:
     user_id = viewer.user.id if viewer else None
     try:
         game = await queries.load_visible_game(db, game_id, user_id, invite)
@@ -119,8 +125,13 @@ async def get_game(game_id: int, request: Request, viewer: MaybeViewer, db: DB,
 
 
 @router.get("/games/{game_id}/events")
-async def get_events(game_id: int, viewer: MaybeViewer, db: DB, since: int = Query(0, ge=0),
-                     invite: str | None = Query(None, max_length=64)) -> dict[str, Any]:
+async def get_events(
+    game_id: int,
+    viewer: MaybeViewer,
+    db: DB,
+    since: int = Query(0, ge=0),
+    invite: str | None = Query(None, max_length=64),
+) -> dict[str, Any]:
     user_id = viewer.user.id if viewer else None
     try:
         game = await queries.load_visible_game(db, game_id, user_id, invite)
@@ -176,8 +187,13 @@ async def post_chat(game_id: int, body: ChatPost, request: Request, viewer: Curr
 
 
 @router.get("/games/{game_id}/sgf")
-async def download_sgf(game_id: int, request: Request, viewer: MaybeViewer, db: DB,
-                       invite: str | None = Query(None, max_length=64)) -> Response:
+async def download_sgf(
+    game_id: int,
+    request: Request,
+    viewer: MaybeViewer,
+    db: DB,
+    invite: str | None = Query(None, max_length=64),
+) -> Response:
     from miai.formats.sgf.go import dump_go
 
     user_id = viewer.user.id if viewer else None
@@ -195,12 +211,19 @@ async def download_sgf(game_id: int, request: Request, viewer: MaybeViewer, db: 
         if p.team in (1, 2) and p.seat == 0 and p.user_id in users:
             info["PB" if p.team == 1 else "PW"] = users[p.user_id].username
     data = dump_go(state, info=info, rules_key=game.options.get("preset"))
-    return Response(data, media_type="application/x-go-sgf",
-                    headers={"Content-Disposition": f'attachment; filename="miai-{game_id}.sgf"'})
+    return Response(
+        data,
+        media_type="application/x-go-sgf",
+        headers={"Content-Disposition": f'attachment; filename="miai-{game_id}.sgf"'},
+    )
 
 
 @router.get("/dashboard")
 async def my_dashboard(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
-    return {"games": await queries.dashboard(db, viewer.user.id),
-            "challenges": [{"id": g.id, "options": g.options, "from": g.created_by}
-                           for g in await repo.challenges_for(db, viewer.user.id)]}
+    return {
+        "games": await queries.dashboard(db, viewer.user.id),
+        "challenges": [
+            {"id": g.id, "options": g.options, "from": g.created_by}
+            for g in await repo.challenges_for(db, viewer.user.id)
+        ],
+    }

@@ -28,7 +28,9 @@ def audiences_for(team: int | None, user_id: int | None, finished: bool, teams: 
     out.append(f"users:{user_id}")
     if team is not None:
         out.append(f"team:{team}")
-        out.extend(f"teams:{min(team, other)},{max(team, other)}" for other in range(1, teams + 1) if other != team)
+        out.extend(
+            f"teams:{min(team, other)},{max(team, other)}" for other in range(1, teams + 1) if other != team
+        )
     return out
 
 
@@ -71,7 +73,12 @@ async def post(tx: Tx, user: User, channel: str, text: str, now: datetime) -> di
             if options.players_per_team == 1:
                 raise Forbidden("your team has no other player to talk to")
             audience = f"team:{mine.team}"
-        elif kind == "team" and value.isdigit() and 1 <= int(value) <= options.teams and int(value) != mine.team:
+        elif (
+            kind == "team"
+            and value.isdigit()
+            and 1 <= int(value) <= options.teams
+            and int(value) != mine.team
+        ):
             low, high = sorted((mine.team, int(value)))
             audience = f"teams:{low},{high}"
         elif kind == "user" and value.isdigit() and any(p.user_id == int(value) for p in players):
@@ -81,11 +88,19 @@ async def post(tx: Tx, user: User, channel: str, text: str, now: datetime) -> di
             audience = f"users:{low},{high}"
         else:
             raise BadInput("channel must be public, team, team:N (another team) or user:ID (a player here)")
-    message = ChatMessage(game_id=game.id, user_id=user.id, channel=channel, audience=audience, text=text,
-                          created_at=now)
+    message = ChatMessage(
+        game_id=game.id, user_id=user.id, channel=channel, audience=audience, text=text, created_at=now
+    )
     tx.db.add(message)
     await tx.db.flush()
-    data = {"id": message.id, "user": user.username, "user_id": user.id, "team": mine.team if mine else None,
-            "channel": channel, "text": text, "at": now.isoformat()}
+    data = {
+        "id": message.id,
+        "user": user.username,
+        "user_id": user.id,
+        "team": mine.team if mine else None,
+        "channel": channel,
+        "text": text,
+        "at": now.isoformat(),
+    }
     tx.event("chat", data, audience)
     return data

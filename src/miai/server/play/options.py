@@ -73,7 +73,9 @@ class GoOptions:
             try:
                 changes["ko"] = KoRule(self.ko)
             except ValueError:
-                raise OptionsError(f"unknown ko rule {self.ko!r}; use simple, positional or situational") from None
+                raise OptionsError(
+                    f"unknown ko rule {self.ko!r}; use simple, positional or situational"
+                ) from None
         if self.capture_points is not None:
             changes["capture_points"] = self.capture_points
         if self.remove_inactive_stones is not None:
@@ -90,7 +92,10 @@ class GoOptions:
     def new_state(self) -> GoState:
         try:
             return new_game(
-                self.size, self.rules(), colours=self.teams, seats=(self.players_per_team,) * self.teams,
+                self.size,
+                self.rules(),
+                colours=self.teams,
+                seats=(self.players_per_team,) * self.teams,
                 handicap=self.handicap,
             )
         except InvalidRules as err:

@@ -58,8 +58,14 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
         "challenge_to": game.challenge_to,
         "match_id": game.match_id,
         "players": [
-            {"user_id": p.user_id, "username": users[p.user_id].username if p.user_id in users else "?",
-             "team": p.team, "seat": p.seat, "confirmed": p.confirmed, "state": p.state}
+            {
+                "user_id": p.user_id,
+                "username": users[p.user_id].username if p.user_id in users else "?",
+                "team": p.team,
+                "seat": p.seat,
+                "confirmed": p.confirmed,
+                "state": p.state,
+            }
             for p in players
         ],
         "you": {"user_id": user_id, "team": team} if user_id is not None else None,
@@ -68,12 +74,20 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
         data["invite_code"] = game.invite_code
     if game.status in {"active", "finished"}:
         data["position"] = position_view(await service.current_state(db, game))
-        data["moves"] = [{"ply": m.ply, "team": m.team, "seat": m.seat, "move": m.move, "user_id": m.user_id}
-                         for m in await repo.moves_of(db, game.id)]
+        data["moves"] = [
+            {"ply": m.ply, "team": m.team, "seat": m.seat, "move": m.move, "user_id": m.user_id}
+            for m in await repo.moves_of(db, game.id)
+        ]
     audiences = audiences_for(team, user_id, game.status == "finished", options.teams)
     data["chat"] = [
-        {"id": c.id, "user_id": c.user_id, "user": users[c.user_id].username if c.user_id in users else "?",
-         "channel": c.channel, "text": c.text, "at": _iso(c.created_at)}
+        {
+            "id": c.id,
+            "user_id": c.user_id,
+            "user": users[c.user_id].username if c.user_id in users else "?",
+            "channel": c.channel,
+            "text": c.text,
+            "at": _iso(c.created_at),
+        }
         for c in await repo.chat_for(db, game.id, audiences)
     ]
     return data
@@ -95,7 +109,9 @@ def _rules_view(options: GoOptions) -> dict[str, Any]:
     }
 
 
-async def visible_events(db: AsyncSession, game: Game, after: int, user_id: int | None) -> list[dict[str, Any]]:
+async def visible_events(
+    db: AsyncSession, game: Game, after: int, user_id: int | None
+) -> list[dict[str, Any]]:
     players = await repo.players_of(db, game.id)
     team = viewer_team(players, user_id)
     finished = game.status == "finished"
@@ -112,28 +128,36 @@ async def lobby(db: AsyncSession) -> list[dict[str, Any]]:
     for game in await repo.open_games(db):
         options = GoOptions.from_json(game.options)
         players = await repo.players_of(db, game.id)
-        out.append({"id": game.id, "options": options.to_json(), "players": len(players),
-                    "seats": options.seats, "free": options.seats - len(players),
-                    "teams": [sum(1 for p in players if p.team == t) for t in range(1, options.teams + 1)],
-                    "created_at": _iso(game.created_at)})
+        out.append(
+            {
+                "id": game.id,
+                "options": options.to_json(),
+                "players": len(players),
+                "seats": options.seats,
+                "free": options.seats - len(players),
+                "teams": [sum(1 for p in players if p.team == t) for t in range(1, options.teams + 1)],
+                "created_at": _iso(game.created_at),
+            }
+        )
     return out
 
 
 async def dashboard(db: AsyncSession, user_id: int) -> list[dict[str, Any]]:
     """The user's unfinished games: their turn first, then by time left to move."""
     games = await repo.games_of_user(db, user_id, ("waiting", "confirming", "active"))
-    rows = []
+    rows: list[tuple[tuple[bool, float, int], dict[str, Any]]] = []
     for game in games:
         mine = game.to_move.get("user_id") == user_id and game.status == "active"
         deadline = repo.utc(game.deadline_at)
-        rows.append({
+        order = (not mine, deadline.timestamp() if deadline else float("inf"), game.id)
+        row = {
             "id": game.id,
             "status": game.status,
             "options": game.options,
             "to_move": game.to_move,
             "your_turn": mine,
             "deadline": deadline.isoformat() if deadline else None,
-            "_sort": (not mine, deadline.timestamp() if deadline else float("inf"), game.id),
-        })
-    rows.sort(key=lambda r: r.pop("_sort"))
-    return rows
+        }
+        rows.append((order, row))
+    rows.sort(key=lambda pair: pair[0])
+    return [row for _, row in rows]

@@ -62,8 +62,14 @@ class Tx:
 
 
 class GameService:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], hub: Hub, mailer: Mailer,
-                 confirm_window: float = 300, now: Clock = system_now) -> None:
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        hub: Hub,
+        mailer: Mailer,
+        confirm_window: float = 300,
+        now: Clock = system_now,
+    ) -> None:
         self.sessions = sessions
         self.hub = hub
         self.mailer = mailer
@@ -100,8 +106,11 @@ class GameService:
         new_version = tx.version + max(1, len(tx.events))
         now = self.now()
         for offset, (t, d, audience) in enumerate(tx.events, start=1):
-            db.add(GameEvent(game_id=game.id, v=tx.version + offset, type=t, data=d, audience=audience,
-                             created_at=now))
+            db.add(
+                GameEvent(
+                    game_id=game.id, v=tx.version + offset, type=t, data=d, audience=audience, created_at=now
+                )
+            )
         try:
             if not await repo.bump_version(db, game, tx.version, version=new_version, **tx.changes):
                 await db.rollback()
@@ -140,21 +149,29 @@ class GameService:
         options = GoOptions.from_json(game.options)
         state = options.new_state()
         players = await repo.players_of(db, game.id)
-        seats = {(p.team, p.seat): p.user_id for p in players if p.team is not None and p.seat is not None}
+        seats = _seat_map(players)
         for record in await repo.moves_of(db, game.id):
             if record.move == AUTO_PASS:
                 continue  # play() regenerates automatic passes itself
             move: Move = TIMEOUT if record.move == "timeout" else parse_move(record.move, state.size)
             state = state.play(move)
         if state.plies != game.plies:
-            raise RuntimeError(f"game {game.id}: stored record replays to {state.plies} plies, not {game.plies}")
-        return Live(game.version, state, seats)  # type: ignore[arg-type]
+            raise RuntimeError(
+                f"game {game.id}: stored record replays to {state.plies} plies, not {game.plies}"
+            )
+        return Live(game.version, state, seats)
 
     # ------------------------------------------------------------------------- lobby commands
 
-    async def create(self, user: User, options: GoOptions, team: int | None = None,
-                     challenge: User | None = None, swap_match: bool = False,
-                     match_of: int | None = None) -> int:
+    async def create(
+        self,
+        user: User,
+        options: GoOptions,
+        team: int | None = None,
+        challenge: User | None = None,
+        swap_match: bool = False,
+        match_of: int | None = None,
+    ) -> int:
         """A new game waiting for players; with `swap_match` (or `match_of`) it is one of a two-game match."""
         options.validate()
         if team is not None and not 1 <= team <= options.teams:
@@ -166,15 +183,32 @@ class GameService:
             if match_of is not None:
                 first = await repo.game_for_update(db, match_of)
                 match_id = first.match_id if first is not None else None
-            game = Game(kind="go", status="waiting", created_by=user.id, created_at=now,
-                        options=options.to_json(), visibility=options.visibility, invite_code=invite,
-                        challenge_to=challenge.id if challenge else None,
-                        match_id=match_id, clocks={}, to_move={})
+            game = Game(
+                kind="go",
+                status="waiting",
+                created_by=user.id,
+                created_at=now,
+                options=options.to_json(),
+                visibility=options.visibility,
+                invite_code=invite,
+                challenge_to=challenge.id if challenge else None,
+                match_id=match_id,
+                clocks={},
+                to_move={},
+            )
             db.add(game)
             await db.flush()
             db.add(GamePlayer(game_id=game.id, user_id=user.id, team=team, joined_seq=1))
-            db.add(GameEvent(game_id=game.id, v=1, type="created", data={"by": user.username},
-                             audience="all", created_at=now))
+            db.add(
+                GameEvent(
+                    game_id=game.id,
+                    v=1,
+                    type="created",
+                    data={"by": user.username},
+                    audience="all",
+                    created_at=now,
+                )
+            )
             game.version = 1
             if challenge is not None:
                 self.mailer.challenge(db, challenge, user, game)
@@ -203,8 +237,12 @@ class GameService:
                     raise BadInput(f"team must be 1..{options.teams}")
                 if sum(1 for p in players if p.team == team) >= options.players_per_team:
                     raise Conflict(f"team {team} is full")
-            player = GamePlayer(game_id=game_id, user_id=user.id, team=team,
-                                joined_seq=max((p.joined_seq for p in players), default=0) + 1)
+            player = GamePlayer(
+                game_id=game_id,
+                user_id=user.id,
+                team=team,
+                joined_seq=max((p.joined_seq for p in players), default=0) + 1,
+            )
             tx.db.add(player)
             players.append(player)
             tx.event("joined", {"user": user.username, "team": team})
@@ -218,9 +256,12 @@ class GameService:
             tx.notices.append(Message("lobby", "lobby", {"game_id": game_id}))
 
     def _assign_seats(self, players: list[GamePlayer], options: GoOptions) -> None:
-        """Players who chose no team are placed at random in teams with free seats; seats follow join order."""
-        free = [t for t in range(1, options.teams + 1)
-                for _ in range(options.players_per_team - sum(1 for p in players if p.team == t))]
+        """Players who chose no team go at random to teams with free seats; seats follow join order."""
+        free = [
+            t
+            for t in range(1, options.teams + 1)
+            for _ in range(options.players_per_team - sum(1 for p in players if p.team == t))
+        ]
         self._random.shuffle(free)
         for player in players:
             if player.team is None:
@@ -232,8 +273,9 @@ class GameService:
 
     @staticmethod
     def _roster(players: list[GamePlayer]) -> list[dict[str, Any]]:
-        return [{"user_id": p.user_id, "team": p.team, "seat": p.seat, "confirmed": p.confirmed}
-                for p in players]
+        return [
+            {"user_id": p.user_id, "team": p.team, "seat": p.seat, "confirmed": p.confirmed} for p in players
+        ]
 
     async def leave(self, user: User, game_id: int) -> None:
         async with self.command(game_id) as tx:
@@ -276,20 +318,33 @@ class GameService:
     async def _start(self, tx: Tx, players: list[GamePlayer]) -> None:
         options = GoOptions.from_json(tx.game.options)
         state = options.new_state()
-        seats = {(p.team, p.seat): p.user_id for p in players}
+        seats = _seat_map(players)
         control = options.time_control()
         clocks = {str(t): _clock_json(control.start()) for t in range(1, options.teams + 1)}
         now = self.now()
         deadline = now + timedelta(seconds=control.start().time_left(control))
         on_move = self._on_move(state, seats)
-        tx.changes.update(status="active", turn_started_at=now, deadline_at=deadline, clocks=clocks,
-                          to_move=on_move, plies=0)
-        tx.event("started", {"position": position_view(state), "to_move": on_move,
-                             "deadline": deadline.isoformat(), "clocks": clocks})
+        tx.changes.update(
+            status="active",
+            turn_started_at=now,
+            deadline_at=deadline,
+            clocks=clocks,
+            to_move=on_move,
+            plies=0,
+        )
+        tx.event(
+            "started",
+            {
+                "position": position_view(state),
+                "to_move": on_move,
+                "deadline": deadline.isoformat(),
+                "clocks": clocks,
+            },
+        )
         users = await repo.users_by_ids(tx.db, [p.user_id for p in players])
         for user in users.values():
             self.mailer.game_started(tx.db, user, tx.game)
-        self._cache[tx.game.id] = Live(tx.version + len(tx.events), state, seats)  # type: ignore[arg-type]
+        self._cache[tx.game.id] = Live(tx.version + len(tx.events), state, seats)
         self._ping_players(tx, seats)
         next_user = users.get(on_move["user_id"])
         if next_user is not None:
@@ -401,13 +456,35 @@ class GameService:
             elif not s.auto_pass and str(team) in clocks:
                 elapsed = (now - started).total_seconds()
                 clocks[str(team)] = _clock_json(_clock_from(clocks[str(team)]).after_move(control, elapsed))
-            tx.db.add(GameMove(game_id=game.id, ply=s.plies, team=team, seat=seat,
-                               user_id=live.seats.get((team, seat)), move=text, created_at=now))
-            tx.event("move", {"ply": s.plies, "team": team, "seat": seat, "move": text,
-                              "user_id": live.seats.get((team, seat)), "position": position_view(s)})
+            tx.db.add(
+                GameMove(
+                    game_id=game.id,
+                    ply=s.plies,
+                    team=team,
+                    seat=seat,
+                    user_id=live.seats.get((team, seat)),
+                    move=text,
+                    created_at=now,
+                )
+            )
+            tx.event(
+                "move",
+                {
+                    "ply": s.plies,
+                    "team": team,
+                    "seat": seat,
+                    "move": text,
+                    "user_id": live.seats.get((team, seat)),
+                    "position": position_view(s),
+                },
+            )
         on_move = self._on_move(state, live.seats)
-        changes: dict[str, Any] = {"plies": state.plies, "clocks": clocks, "to_move": on_move,
-                                   "turn_started_at": now}
+        changes: dict[str, Any] = {
+            "plies": state.plies,
+            "clocks": clocks,
+            "to_move": on_move,
+            "turn_started_at": now,
+        }
         if state.is_over:
             result = final_result(state)
             changes.update(status="finished", result=result, finished_at=now, deadline_at=None)
@@ -436,6 +513,10 @@ class GameService:
 
         async with self.command(game_id) as tx:
             return await post(tx, user, channel, text, self.now())
+
+
+def _seat_map(players: list[GamePlayer]) -> dict[tuple[int, int], int]:
+    return {(p.team, p.seat): p.user_id for p in players if p.team is not None and p.seat is not None}
 
 
 def _clock_json(clock: TeamClock) -> dict[str, Any]:

@@ -59,7 +59,7 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
     since_text = websocket.query_params.get("since")
     async with app.state.sessions() as db:
         try:
-            game = await queries.load_visible_game(db, game_id, user_id, invite)
+            await queries.load_visible_game(db, game_id, user_id, invite)
         except CommandError as err:
             await websocket.close(code=4404 if err.status == 404 else 4403, reason=err.message[:120])
             return
@@ -97,8 +97,14 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
                 await receiver
 
 
-async def _catch_up(websocket: WebSocket, service: GameService, game_id: int, user_id: int | None,
-                    invite: str | None, since_text: str | None) -> int:
+async def _catch_up(
+    websocket: WebSocket,
+    service: GameService,
+    game_id: int,
+    user_id: int | None,
+    invite: str | None,
+    since_text: str | None,
+) -> int:
     """Send what the client missed since its version, or a full snapshot; returns the version sent."""
     async with websocket.app.state.sessions() as db:
         game = await queries.load_visible_game(db, game_id, user_id, invite)
@@ -132,12 +138,15 @@ async def _receive(websocket: WebSocket, service: GameService, viewer: Viewer | 
         except CommandError as err:
             await _send(websocket, {"t": "error", "d": {"id": request_id, **err.body()}})
         except (ValueError, TypeError) as err:
-            await _send(websocket, {"t": "error", "d": {"id": request_id, "error": "bad_message",
-                                                        "message": str(err)}})
+            await _send(
+                websocket,
+                {"t": "error", "d": {"id": request_id, "error": "bad_message", "message": str(err)}},
+            )
 
 
-async def _command(service: GameService, viewer: Viewer | None, game_id: int, kind: str,
-                   data: dict[str, Any]) -> dict[str, Any]:
+async def _command(
+    service: GameService, viewer: Viewer | None, game_id: int, kind: str, data: dict[str, Any]
+) -> dict[str, Any]:
     if kind == "ping":
         return {"pong": True}
     if viewer is None:
@@ -167,7 +176,7 @@ async def _send(websocket: WebSocket, payload: dict[str, Any]) -> None:
 
 @router.websocket("/ws")
 async def user_socket(websocket: WebSocket) -> None:
-    """Dashboard and lobby pings for the logged-in user: {"t": "dashboard"|"lobby"|"challenge", "d": {...}}."""
+    """Dashboard and lobby pings for the logged-in user: {"t": "dashboard" | "lobby" | "challenge"}."""
     viewer = await _viewer(websocket)
     if viewer is None:
         await websocket.close(code=4401, reason="log in first")

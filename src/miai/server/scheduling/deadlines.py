@@ -35,7 +35,9 @@ async def enforce_due(sessions: async_sessionmaker[AsyncSession], games: GameSer
     return changed
 
 
-async def run_scheduler(sessions: async_sessionmaker[AsyncSession], games: GameService, interval: float) -> None:
+async def run_scheduler(
+    sessions: async_sessionmaker[AsyncSession], games: GameService, interval: float
+) -> None:
     while True:
         try:
             await enforce_due(sessions, games)

@@ -3,14 +3,28 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, ClassVar
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
 class Base(DeclarativeBase):
-    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON, datetime: DateTime(timezone=True)}
+    type_annotation_map: ClassVar[dict[Any, Any]] = {
+        dict[str, Any]: JSON,
+        list[Any]: JSON,
+        datetime: DateTime(timezone=True),
+    }
 
 
 class User(Base):
@@ -51,7 +65,9 @@ class Game(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16), default="go")
-    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting confirming active finished cancelled
+    status: Mapped[str] = mapped_column(
+        String(16), index=True
+    )  # waiting confirming active finished cancelled
     created_by: Mapped[int] = mapped_column(ForeignKey("users.id"))
     created_at: Mapped[datetime]
     options: Mapped[dict[str, Any]] = mapped_column(JSON)  # everything the creator chose, validated
@@ -64,7 +80,9 @@ class Game(Base):
     deadline_at: Mapped[datetime | None] = mapped_column(default=None, index=True)
     turn_started_at: Mapped[datetime | None] = mapped_column(default=None)
     clocks: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    to_move: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)  # {"team": t, "seat": s, "user_id": u}
+    to_move: Mapped[dict[str, Any]] = mapped_column(
+        JSON, default=dict
+    )  # {"team": t, "seat": s, "user_id": u}
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
 

@@ -131,7 +131,9 @@ async def challenges_for(db: AsyncSession, user_id: int) -> list[Game]:
 async def due_games(db: AsyncSession, now: datetime, limit: int = 100) -> list[tuple[int, int, str]]:
     query = (
         select(Game.id, Game.version, Game.status)
-        .where(Game.deadline_at.is_not(None), Game.deadline_at <= now, Game.status.in_(("active", "confirming")))
+        .where(
+            Game.deadline_at.is_not(None), Game.deadline_at <= now, Game.status.in_(("active", "confirming"))
+        )
         .order_by(Game.deadline_at)
         .limit(limit)
     )
@@ -143,7 +145,9 @@ async def next_deadline(db: AsyncSession) -> datetime | None:
     return utc((await db.execute(query)).scalar())
 
 
-async def chat_for(db: AsyncSession, game_id: int, audiences: Sequence[str], limit: int = 200) -> list[ChatMessage]:
+async def chat_for(
+    db: AsyncSession, game_id: int, audiences: Sequence[str], limit: int = 200
+) -> list[ChatMessage]:
     query = (
         select(ChatMessage)
         .where(ChatMessage.game_id == game_id, ChatMessage.audience.in_(audiences))
@@ -156,7 +160,9 @@ async def chat_for(db: AsyncSession, game_id: int, audiences: Sequence[str], lim
 # ----------------------------------------------------------------------------------------- outbox
 
 
-async def claim_mail(db: AsyncSession, now: datetime, lease_until: datetime, limit: int = 20) -> list[OutboxMail]:
+async def claim_mail(
+    db: AsyncSession, now: datetime, lease_until: datetime, limit: int = 20
+) -> list[OutboxMail]:
     """Take a lease on unsent mail so no other sender (process) sends it at the same time."""
     query = (
         select(OutboxMail.id)
