@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from fastapi.testclient import TestClient
 
+from miai.formats.sgf.go import load_go
+
 from tests.server.conftest import Player, register
 
 
@@ -65,4 +67,7 @@ def test_three_teams_of_two_play_to_the_end(client: TestClient) -> None:
     assert states[resigner.user_id] == "resigned"
     sgf = creator.get(f"/api/v1/games/{gid}/sgf")
     assert sgf.status_code == 200
-    assert b"MC[3]" in sgf.content or b"C5" in sgf.content or len(sgf.content) > 50
+    record = load_go(sgf.content)
+    assert b"MC[3]" in sgf.content
+    assert [0 if c is None else c + 1 for c in record.state.board()] == final["position"]["board"]
+    assert record.state.plies == final["position"]["plies"]

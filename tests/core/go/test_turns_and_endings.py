@@ -197,3 +197,10 @@ def test_inactive_stones_stay_when_the_option_is_off() -> None:
     state = new_game(9, THREE, colours=3)
     state = state.play(Place(0)).play(Place(10)).play(Place(20)).play(Place(30)).play(RESIGN)
     assert state.stones(1) == [10]
+
+
+def test_agreed_draw_keeps_the_move_record() -> None:
+    """Regression: the draw state had no last colour and hid the game's moves."""
+    state = new_game(9, THREE, colours=3).play(Place(3)).agreed_draw()
+    assert state.last_colour == -1
+    assert [c for c, _ in state.moves()] == [0]

@@ -205,8 +205,9 @@ class GoState:
         """Every recorded event from the start as (colour, move), auto passes included."""
         out: list[tuple[int, Move]] = []
         state: GoState | None = self
-        while state is not None and state.last_move is not None:
-            out.append((state.last_colour, state.last_move))
+        while state is not None and state.parent is not None:
+            if state.last_move is not None:  # an agreed draw ends the game without a move
+                out.append((state.last_colour, state.last_move))
             state = state.parent
         out.reverse()
         return out
@@ -296,6 +297,8 @@ class GoState:
         state = self._copy()
         state.ended = EndReason.AGREED_DRAW
         state.last_move = None
+        state.last_colour = -1
+        state.last_seat = -1
         return state
 
     # ----------------------------------------------------------------- internals

@@ -181,6 +181,16 @@ async def resign(game_id: int, body: Resign, request: Request, viewer: CurrentVi
     return await _run(request, "move", viewer.user, game_id, "resign", body.version)  # type: ignore[no-any-return]
 
 
+class DrawVote(BaseModel):
+    accept: bool = True
+
+
+@router.post("/games/{game_id}/draw")
+async def agree_draw(game_id: int, body: DrawVote, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    """Offer, accept or withdraw an agreed draw (games with more than two colours)."""
+    return await _run(request, "draw", viewer.user, game_id, body.accept)  # type: ignore[no-any-return]
+
+
 @router.post("/games/{game_id}/chat", status_code=201)
 async def post_chat(game_id: int, body: ChatPost, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     return await _run(request, "chat", viewer.user, game_id, body.channel, body.text)  # type: ignore[no-any-return]

@@ -27,7 +27,7 @@ from miai.core.go.vertex import parse_move
 from miai.server.play.errors import BadInput, Conflict, Forbidden, IllegalMoveError, NotFound, Stale
 from miai.server.play.notifications import Mailer
 from miai.server.play.options import GoOptions
-from miai.server.play.views import AUTO_PASS, final_result, move_text, position_view
+from miai.server.play.views import AGREED_DRAW, AUTO_PASS, final_result, move_text, position_view
 from miai.server.realtime.hub import Hub, Message
 from miai.server.storage import repo
 from miai.server.storage.models import Game, GameEvent, GameMove, GamePlayer, User
@@ -153,6 +153,9 @@ class GameService:
         for record in await repo.moves_of(db, game.id):
             if record.move == AUTO_PASS:
                 continue  # play() regenerates automatic passes itself
+            if record.move == AGREED_DRAW:
+                state = state.agreed_draw()
+                continue
             move: Move = TIMEOUT if record.move == "timeout" else parse_move(record.move, state.size)
             state = state.play(move)
         if state.plies != game.plies:
@@ -445,9 +448,11 @@ class GameService:
         started = repo.utc(game.turn_started_at) or now
         players = await repo.players_of(tx.db, game.id)
         for s in new_states:
-            assert s.last_move is not None
-            team, seat = s.last_colour + 1, s.last_seat
-            text = move_text(s, s.last_move, s.auto_pass)
+            if s.last_move is None:  # an agreed draw ends the game without a move
+                team, seat, text = 0, 0, AGREED_DRAW
+            else:
+                team, seat = s.last_colour + 1, s.last_seat
+                text = move_text(s, s.last_move, s.auto_pass)
             if isinstance(s.last_move, Resign | Timeout):
                 text = "timeout" if isinstance(s.last_move, Timeout) else "resign"
                 for p in players:
@@ -505,6 +510,32 @@ class GameService:
         tx.changes.update(changes)
         self._ping_players(tx, live.seats)
         live.state = state
+
+    async def draw(self, user: User, game_id: int, accept: bool) -> dict[str, Any]:
+        """Agreed draw (SPEC G9), games with more than two colours: every remaining team must accept."""
+        async with self.command(game_id) as tx:
+            if tx.game.status != "active":
+                raise Conflict("the game is not in progress")
+            live = await self.live(tx)
+            state = live.state
+            if state.colours <= 2:
+                raise Conflict("agreed draws are for games with more than two colours")
+            team = next((t for (t, _), uid in live.seats.items() if uid == user.id), None)
+            players = await repo.players_of(tx.db, game_id)
+            if team is None or not any(p.user_id == user.id and p.state == "active" for p in players):
+                raise Forbidden("only active players can offer or accept a draw")
+            if not state.active[team - 1]:
+                raise Forbidden("your team is out of the game")
+            offers = {t for t in tx.game.draw_offers if state.active[t - 1]}
+            if accept:
+                offers.add(team)
+            else:
+                offers.discard(team)
+            tx.changes["draw_offers"] = sorted(offers)
+            tx.event("draw", {"team": team, "accept": accept, "teams": sorted(offers)})
+            if offers >= {c + 1 for c in state.active_colours}:
+                await self._record(tx, live, state.agreed_draw(), user_id=user.id)
+            return {"ok": True, "teams": sorted(offers)}
 
     # ------------------------------------------------------------------------- chat
 

@@ -9,6 +9,7 @@ from miai.core.go.moves import Move, Place
 from miai.core.go.vertex import format_move, format_point
 
 AUTO_PASS = "autopass"
+AGREED_DRAW = "draw"
 
 
 def move_text(state: GoState, move: Move, auto: bool = False) -> str:

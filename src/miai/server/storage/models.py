@@ -84,6 +84,7 @@ class Game(Base):
         JSON, default=dict
     )  # {"team": t, "seat": s, "user_id": u}
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
+    draw_offers: Mapped[list[Any]] = mapped_column(JSON, default=list)  # teams that accept an agreed draw
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
 
 

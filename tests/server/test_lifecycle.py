@@ -1,0 +1,156 @@
+"""Confirmation windows, clocks, draws, challenges and matches, with an injected clock."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from miai.server.app import create_app
+from miai.server.scheduling.deadlines import enforce_due
+from tests.server.conftest import Player, make_settings, register
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.moment = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+    def advance(self, seconds: float) -> None:
+        self.moment += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def timed_client(database_url: str, tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
+    app = create_app(
+        make_settings(database_url, tmp_path, confirm_window_seconds=120), now=clock, background=False
+    )
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def run_scheduler(client: TestClient) -> None:
+    state = client.app.state  # type: ignore[attr-defined]
+    client.portal.call(enforce_due, state.sessions, state.games)  # type: ignore[union-attr]
+
+
+def snapshot(player: Player, gid: int) -> dict[str, object]:
+    return player.get(f"/api/v1/games/{gid}").json()  # type: ignore[no-any-return]
+
+
+def test_unconfirmed_players_are_removed_when_the_window_closes(
+    timed_client: TestClient, clock: FakeClock
+) -> None:
+    alice, bob, carol = (register(timed_client, n) for n in ("alice", "bob", "carol"))
+    gid = alice.ok("/api/v1/games", {"size": 9, "team": 1})["id"]
+    bob.ok(f"/api/v1/games/{gid}/join", {})  # no team chosen: assigned when the game fills
+    assert snapshot(alice, gid)["status"] == "confirming"
+    assert {p["team"] for p in snapshot(alice, gid)["players"]} == {1, 2}  # type: ignore[attr-defined]
+    alice.ok(f"/api/v1/games/{gid}/confirm")
+    clock.advance(60)
+    run_scheduler(timed_client)
+    assert snapshot(alice, gid)["status"] == "confirming"  # the window is still open
+    clock.advance(61)
+    run_scheduler(timed_client)
+    after = snapshot(alice, gid)
+    assert after["status"] == "waiting"
+    assert [p["username"] for p in after["players"]] == ["alice"]  # type: ignore[attr-defined]
+    carol.ok(f"/api/v1/games/{gid}/join", {"team": 2})
+    assert snapshot(alice, gid)["status"] == "confirming"
+
+
+def start(client: TestClient, **options: object) -> tuple[int, Player, Player]:
+    alice, bob = register(client, "alice"), register(client, "bob")
+    gid = alice.ok("/api/v1/games", {"size": 9, "preset": "chinese", "team": 1, **options})["id"]
+    bob.ok(f"/api/v1/games/{gid}/join", {"team": 2})
+    alice.ok(f"/api/v1/games/{gid}/confirm")
+    bob.ok(f"/api/v1/games/{gid}/confirm")
+    return gid, alice, bob
+
+
+def test_per_move_limit_timeout_ends_a_two_player_game(timed_client: TestClient, clock: FakeClock) -> None:
+    gid, alice, bob = start(timed_client, seconds_per_move=30)
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})
+    clock.advance(29)
+    run_scheduler(timed_client)
+    assert snapshot(alice, gid)["status"] == "active"
+    clock.advance(2)
+    run_scheduler(timed_client)
+    final = snapshot(alice, gid)
+    assert final["status"] == "finished"
+    assert final["result"]["winners"] == [1]  # type: ignore[index]
+    assert final["result"]["reason"] == "last_colour"  # type: ignore[index]
+
+
+def test_fischer_clock_adds_the_increment(timed_client: TestClient, clock: FakeClock) -> None:
+    gid, alice, bob = start(timed_client, seconds_per_move=600, clock="fischer", main_time=100, increment=10)
+    clock.advance(30)
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})
+    assert snapshot(alice, gid)["clocks"]["1"]["main"] == 80  # type: ignore[index]
+    clock.advance(105)  # bob has 100 s of main time: over
+    run_scheduler(timed_client)
+    assert snapshot(alice, gid)["status"] == "finished"
+
+
+def test_byoyomi_periods(timed_client: TestClient, clock: FakeClock) -> None:
+    gid, alice, bob = start(
+        timed_client, seconds_per_move=600, clock="byoyomi", main_time=10, periods=3, period_time=20
+    )
+    clock.advance(35)  # main time used up, then one full period and part of the next
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})
+    assert snapshot(alice, gid)["clocks"]["1"] == {"main": 0.0, "periods": 2}  # type: ignore[index]
+    deadline = datetime.fromisoformat(str(snapshot(alice, gid)["deadline"]))
+    assert deadline == clock() + timedelta(seconds=10 + 3 * 20)  # bob still has main + 3 periods
+
+
+def test_agreed_draw_needs_every_remaining_team(timed_client: TestClient) -> None:
+    users = [register(timed_client, f"user{i}") for i in range(3)]
+    gid = users[0].ok("/api/v1/games", {"size": 9, "teams": 3, "team": 1})["id"]
+    users[1].ok(f"/api/v1/games/{gid}/join", {"team": 2})
+    users[2].ok(f"/api/v1/games/{gid}/join", {"team": 3})
+    for user in users:
+        user.ok(f"/api/v1/games/{gid}/confirm")
+    users[0].ok(f"/api/v1/games/{gid}/draw", {"accept": True})
+    users[1].ok(f"/api/v1/games/{gid}/draw", {"accept": True})
+    assert snapshot(users[0], gid)["status"] == "active"
+    users[2].ok(f"/api/v1/games/{gid}/draw", {"accept": True})
+    final = snapshot(users[0], gid)
+    assert final["status"] == "finished"
+    assert final["result"]["ranking"] == [[1, 2, 3]]  # type: ignore[index]
+    assert final["result"]["reason"] == "agreed_draw"  # type: ignore[index]
+
+
+def test_draw_is_refused_in_two_colour_games(timed_client: TestClient) -> None:
+    gid, alice, _ = start(timed_client)
+    assert alice.post(f"/api/v1/games/{gid}/draw", {"accept": True}).status_code == 409
+
+
+def test_challenge_accept_decline_and_swap_match(timed_client: TestClient) -> None:
+    alice, bob, carol = (register(timed_client, n) for n in ("alice", "bob", "carol"))
+    created = alice.ok("/api/v1/games", {"size": 9, "challenge": "bob", "swap_match": True})
+    first, second = created["games"]
+    assert carol.post(f"/api/v1/games/{first}/join", {}).status_code == 403
+    challenges = bob.get("/api/v1/dashboard").json()["challenges"]
+    assert {c["id"] for c in challenges} == {first, second}
+    bob.ok(f"/api/v1/games/{first}/join", {})
+    bob.ok(f"/api/v1/games/{second}/join", {})
+    teams = {
+        gid: {p["username"]: p["team"] for p in snapshot(alice, gid)["players"]}  # type: ignore[attr-defined]
+        for gid in (first, second)
+    }
+    assert teams[first] == {"alice": 1, "bob": 2}
+    assert teams[second] == {"alice": 2, "bob": 1}  # colours swap in the second game
+    assert snapshot(alice, first)["match_id"] == snapshot(alice, second)["match_id"]
+    third = alice.ok("/api/v1/games", {"size": 9, "challenge": "carol"})["id"]
+    carol.ok(f"/api/v1/games/{third}/decline")
+    assert snapshot(alice, third)["status"] == "cancelled"
