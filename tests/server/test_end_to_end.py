@@ -5,7 +5,6 @@ from __future__ import annotations
 from fastapi.testclient import TestClient
 
 from miai.formats.sgf.go import load_go
-
 from tests.server.conftest import Player, register
 
 

@@ -79,7 +79,7 @@ def start(client: TestClient, **options: object) -> tuple[int, Player, Player]:
 
 
 def test_per_move_limit_timeout_ends_a_two_player_game(timed_client: TestClient, clock: FakeClock) -> None:
-    gid, alice, bob = start(timed_client, seconds_per_move=30)
+    gid, alice, _bob = start(timed_client, seconds_per_move=30)
     alice.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})
     clock.advance(29)
     run_scheduler(timed_client)
@@ -93,7 +93,7 @@ def test_per_move_limit_timeout_ends_a_two_player_game(timed_client: TestClient,
 
 
 def test_fischer_clock_adds_the_increment(timed_client: TestClient, clock: FakeClock) -> None:
-    gid, alice, bob = start(timed_client, seconds_per_move=600, clock="fischer", main_time=100, increment=10)
+    gid, alice, _bob = start(timed_client, seconds_per_move=600, clock="fischer", main_time=100, increment=10)
     clock.advance(30)
     alice.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})
     assert snapshot(alice, gid)["clocks"]["1"]["main"] == 80  # type: ignore[index]
@@ -103,7 +103,7 @@ def test_fischer_clock_adds_the_increment(timed_client: TestClient, clock: FakeC
 
 
 def test_byoyomi_periods(timed_client: TestClient, clock: FakeClock) -> None:
-    gid, alice, bob = start(
+    gid, alice, _bob = start(
         timed_client, seconds_per_move=600, clock="byoyomi", main_time=10, periods=3, period_time=20
     )
     clock.advance(35)  # main time used up, then one full period and part of the next
