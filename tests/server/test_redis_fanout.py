@@ -1,0 +1,48 @@
+"""Two server processes sharing one database: events reach websocket clients of both through Redis."""
+
+from __future__ import annotations
+
+import socket
+import uuid
+from pathlib import Path
+
+from fastapi.testclient import TestClient
+
+from miai.server.app import create_app
+from tests.conftest import need
+from tests.server.conftest import make_settings, register
+from tests.server.test_websocket import receive_until
+
+
+def redis_reachable() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def test_a_move_on_one_process_reaches_a_socket_on_another(database_url: str, tmp_path: Path) -> None:
+    need(redis_reachable(), "Redis is not reachable on 127.0.0.1:6379")
+    # A private database index per run keeps parallel runs apart; pub/sub is global, so channels are
+    # game-specific and the game ids are fresh per database anyway.
+    redis_url = "redis://127.0.0.1:6379/0"
+    settings = make_settings(database_url, tmp_path, redis_url=redis_url)
+    with TestClient(create_app(settings, background=False)) as first, \
+            TestClient(create_app(settings, background=False)) as second:
+        alice = register(first, f"alice{uuid.uuid4().hex[:6]}")
+        bob = register(first, f"bob{uuid.uuid4().hex[:6]}")
+        gid = alice.ok("/api/v1/games", {"size": 9, "team": 1})["id"]
+        bob.ok(f"/api/v1/games/{gid}/join", {"team": 2})
+        alice.ok(f"/api/v1/games/{gid}/confirm")
+        bob.ok(f"/api/v1/games/{gid}/confirm")
+        with second.websocket_connect(f"/api/v1/games/{gid}/ws?token={bob.token}") as sock:
+            assert sock.receive_json()["t"] == "snapshot"
+            alice.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})  # through the first process
+            event = receive_until(sock, "move")
+            assert event["d"]["move"] == "E5"
+        # The second process agrees on the game state and accepts bob's reply (its cache is not stale).
+        reply = second.post(f"/api/v1/games/{gid}/moves", json={"move": "D4"}, headers=bob.headers)
+        assert reply.status_code == 200, reply.text
+        assert [m["move"] for m in first.get(f"/api/v1/games/{gid}", headers=alice.headers).json()["moves"]] == [
+            "E5", "D4"]
