@@ -28,8 +28,10 @@ def test_a_move_on_one_process_reaches_a_socket_on_another(database_url: str, tm
     # game-specific and the game ids are fresh per database anyway.
     redis_url = "redis://127.0.0.1:6379/0"
     settings = make_settings(database_url, tmp_path, redis_url=redis_url)
-    with TestClient(create_app(settings, background=False)) as first, \
-            TestClient(create_app(settings, background=False)) as second:
+    with (
+        TestClient(create_app(settings, background=False)) as first,
+        TestClient(create_app(settings, background=False)) as second,
+    ):
         alice = register(first, f"alice{uuid.uuid4().hex[:6]}")
         bob = register(first, f"bob{uuid.uuid4().hex[:6]}")
         gid = alice.ok("/api/v1/games", {"size": 9, "team": 1})["id"]
@@ -44,5 +46,6 @@ def test_a_move_on_one_process_reaches_a_socket_on_another(database_url: str, tm
         # The second process agrees on the game state and accepts bob's reply (its cache is not stale).
         reply = second.post(f"/api/v1/games/{gid}/moves", json={"move": "D4"}, headers=bob.headers)
         assert reply.status_code == 200, reply.text
-        assert [m["move"] for m in first.get(f"/api/v1/games/{gid}", headers=alice.headers).json()["moves"]] == [
-            "E5", "D4"]
+        assert [
+            m["move"] for m in first.get(f"/api/v1/games/{gid}", headers=alice.headers).json()["moves"]
+        ] == ["E5", "D4"]

@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 import miai
-from miai.server.api import accounts, games
+from miai.server.api import accounts, admin, games
 from miai.server.auth import RateLimiter
 from miai.server.notify.outbox import run_outbox
 from miai.server.play.notifications import Mailer
@@ -98,6 +98,7 @@ def create_app(settings: Settings | None = None, now: Clock = system_now, backgr
 
     app.include_router(accounts.router, prefix="/api/v1")
     app.include_router(games.router, prefix="/api/v1")
+    app.include_router(admin.router, prefix="/api/v1")
     app.include_router(ws.router, prefix="/api/v1")
     _mount_web(app)
     return app

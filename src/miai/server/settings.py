@@ -32,6 +32,7 @@ class Settings:
     login_attempts_per_minute: int = 10
     session_days: int = 30
     cookie_secure: bool = False
+    admins: tuple[str, ...] = ()  # usernames with administrator rights (besides users.is_admin)
     extra: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -63,6 +64,7 @@ class Settings:
             "smtp_starttls": env.get("MIAI_SMTP_STARTTLS", "") in {"1", "true", "yes"},
             "mail_from": env.get("MIAI_MAIL_FROM", "miai@localhost"),
             "confirm_window_seconds": int(env.get("MIAI_CONFIRM_WINDOW", "300")),
+            "admins": tuple(a.strip().lower() for a in env.get("MIAI_ADMINS", "").split(",") if a.strip()),
         }
         values.update(overrides)
         if not values["base_url"]:

@@ -51,6 +51,12 @@ def user_view(user: User, private: bool = False) -> dict[str, Any]:
     return view
 
 
+def me_view(request: Request, user: User) -> dict[str, Any]:
+    view = user_view(user, private=True)
+    view["is_admin"] = user.is_admin or user.username.lower() in request.app.state.settings.admins
+    return view
+
+
 def _login_response(response: Response, request: Request, token: str, csrf: str) -> None:
     settings = request.app.state.settings
     response.set_cookie(
@@ -103,10 +109,10 @@ async def logout(request: Request, response: Response, viewer: CurrentViewer, db
 
 
 @router.get("/me")
-async def me(viewer: MaybeViewer) -> dict[str, Any]:
+async def me(request: Request, viewer: MaybeViewer) -> dict[str, Any]:
     if viewer is None:
         raise HTTPException(401, {"error": "unauthorized", "message": "not logged in"})
-    return {"user": user_view(viewer.user, private=True), "csrf_token": viewer.csrf}
+    return {"user": me_view(request, viewer.user), "csrf_token": viewer.csrf}
 
 
 @router.patch("/me/settings")

@@ -22,15 +22,16 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from miai.core.clock import TeamClock
 from miai.core.errors import IllegalMove
-from miai.core.go import TIMEOUT, GoState, Move, Resign, Timeout
-from miai.core.go.vertex import parse_move
+from miai.core.go import TIMEOUT, DeadStones, GoState, Move, Resign, Timeout
+from miai.core.go.vertex import parse_move, parse_point
 from miai.server.play.errors import BadInput, Conflict, Forbidden, IllegalMoveError, NotFound, Stale
+from miai.server.play.judging import judge
 from miai.server.play.notifications import Mailer
 from miai.server.play.options import GoOptions
 from miai.server.play.views import AGREED_DRAW, AUTO_PASS, final_result, move_text, position_view
 from miai.server.realtime.hub import Hub, Message
 from miai.server.storage import repo
-from miai.server.storage.models import Game, GameEvent, GameMove, GamePlayer, User
+from miai.server.storage.models import Game, GameEvent, GameMove, GamePlayer, ScoreFlag, User
 
 Clock = Callable[[], datetime]
 
@@ -491,7 +492,8 @@ class GameService:
             "turn_started_at": now,
         }
         if state.is_over:
-            result = final_result(state)
+            dead, neutral, judged = await judge(state)
+            result = final_result(state, dead, neutral, judged)
             changes.update(status="finished", result=result, finished_at=now, deadline_at=None)
             tx.event("finished", {"result": result})
             users = await repo.users_by_ids(tx.db, list(set(live.seats.values())))
@@ -536,6 +538,64 @@ class GameService:
             if offers >= {c + 1 for c in state.active_colours}:
                 await self._record(tx, live, state.agreed_draw(), user_id=user.id)
             return {"ok": True, "teams": sorted(offers)}
+
+    # ------------------------------------------------------------------------- wrong scores
+
+    async def flag(self, user: User, game_id: int, comment: str) -> dict[str, Any]:
+        """A player reports that a finished game was scored wrongly."""
+        comment = comment.strip()
+        if not 1 <= len(comment) <= 2000:
+            raise BadInput("say in 1..2000 characters what is wrong with the score")
+        async with self.command(game_id) as tx:
+            if tx.game.status != "finished":
+                raise Conflict("only finished games can be flagged")
+            players = await repo.players_of(tx.db, game_id)
+            if all(p.user_id != user.id for p in players):
+                raise Forbidden("only the players of a game can flag its score")
+            flag = ScoreFlag(game_id=game_id, user_id=user.id, comment=comment, created_at=self.now())
+            tx.db.add(flag)
+            await tx.db.flush()
+            tx.event("flagged", {"flag_id": flag.id, "user": user.username, "comment": comment})
+            return {"ok": True, "flag_id": flag.id}
+
+    async def correct_dead_stones(
+        self, admin: User, game_id: int, dead_vertices: list[str], note: str
+    ) -> dict[str, Any]:
+        """An administrator sets the dead stones of a finished game; the result is recomputed and recorded."""
+        async with self.command(game_id) as tx:
+            game = tx.game
+            if (
+                game.status != "finished"
+                or not game.result
+                or game.result.get("reason") not in {"passes", "move_limit"}
+            ):
+                raise Conflict("only games that ended by passes or the move limit are scored")
+            state = await self.current_state(tx.db, game)
+            if state.rules.dead_stones is DeadStones.ALL_ALIVE:
+                raise Conflict("under these rules every stone on the board counts as alive")
+            dead: set[int] = set()
+            for vertex in dead_vertices:
+                try:
+                    point = parse_point(vertex, state.size)
+                except ValueError as err:
+                    raise BadInput(str(err)) from None
+                if state.colour_at(point) is None:
+                    raise BadInput(f"{vertex} holds no stone")
+                dead.update(state.chain_points(point))  # a chain lives or dies as a whole
+            now = self.now()
+            result = final_result(state, frozenset(dead), frozenset(), judged=True)
+            assert result is not None
+            result.update(corrected_by=admin.username, corrected_at=now.isoformat(), note=note[:2000])
+            history = [
+                *game.result_history,
+                {**game.result, "replaced_at": now.isoformat(), "replaced_by": admin.username},
+            ]
+            tx.changes.update(result=result, result_history=history)
+            for flag in await repo.open_flags(tx.db, game_id):
+                flag.resolved_by, flag.resolved_at = admin.id, now
+                flag.resolution = note[:2000] or "dead stones corrected"
+            tx.event("result_corrected", {"result": result, "by": admin.username})
+            return {"ok": True, "result": result}
 
     # ------------------------------------------------------------------------- chat
 

@@ -46,15 +46,21 @@ def result_view(state: GoState, result: Result, dead_stones_judged: bool) -> dic
     }
 
 
-def final_result(state: GoState) -> dict[str, Any] | None:
-    """The result of a finished game. Dead stones under `auto` await the estimator (all counted alive)."""
-    result = outcome(state, dead=())
-    if result is None:
-        return None
+def final_result(
+    state: GoState,
+    dead: frozenset[int] = frozenset(),
+    neutral: frozenset[int] = frozenset(),
+    judged: bool | None = None,
+) -> dict[str, Any] | None:
+    """The result of a finished game with the given dead stones (the estimator's, or an administrator's)."""
     from miai.core.go import DeadStones
 
-    judged = state.rules.dead_stones is DeadStones.ALL_ALIVE
-    return result_view(state, result, dead_stones_judged=judged)
+    if state.rules.dead_stones is DeadStones.ALL_ALIVE:
+        dead, neutral, judged = frozenset(), frozenset(), True
+    result = outcome(state, dead=dead, neutral=neutral)
+    if result is None:
+        return None
+    return result_view(state, result, dead_stones_judged=bool(judged))
 
 
 def last_move_view(state: GoState) -> dict[str, Any] | None:

@@ -85,6 +85,7 @@ class Game(Base):
     )  # {"team": t, "seat": s, "user_id": u}
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     draw_offers: Mapped[list[Any]] = mapped_column(JSON, default=list)  # teams that accept an agreed draw
+    result_history: Mapped[list[Any]] = mapped_column(JSON, default=list)  # earlier results, on corrections
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
@@ -160,3 +161,18 @@ class OutboxMail(Base):
     claimed_until: Mapped[datetime | None] = mapped_column(default=None)  # a sender's lease on this mail
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     last_error: Mapped[str | None] = mapped_column(Text, default=None)
+
+
+class ScoreFlag(Base):
+    """A player's report that a finished game was scored wrongly, and how an administrator resolved it."""
+
+    __tablename__ = "score_flags"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    comment: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime]
+    resolved_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
+    resolved_at: Mapped[datetime | None] = mapped_column(default=None)
+    resolution: Mapped[str | None] = mapped_column(Text, default=None)

@@ -17,6 +17,7 @@ from miai.server.storage.models import (
     GameMove,
     GamePlayer,
     OutboxMail,
+    ScoreFlag,
     Session,
     User,
 )
@@ -210,3 +211,13 @@ async def mail_exists(db: AsyncSession, key: str) -> bool:
 
 async def expire_sessions(db: AsyncSession, now: datetime) -> None:
     await db.execute(delete(Session).where(and_(Session.expires_at < now)))
+
+
+# ----------------------------------------------------------------------------------------- score flags
+
+
+async def open_flags(db: AsyncSession, game_id: int | None = None) -> list[ScoreFlag]:
+    query = select(ScoreFlag).where(ScoreFlag.resolved_at.is_(None)).order_by(ScoreFlag.id)
+    if game_id is not None:
+        query = query.where(ScoreFlag.game_id == game_id)
+    return list((await db.execute(query)).scalars())

@@ -1,0 +1,79 @@
+"""Flagging wrongly scored games, and the administrators' review and correction of dead stones."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, Field
+
+from miai.server.api.deps import DB, CurrentViewer, Viewer
+from miai.server.api.games import fail, service_of
+from miai.server.play.errors import CommandError
+from miai.server.play.views import position_view
+from miai.server.storage import repo
+
+router = APIRouter(tags=["scoring review"])
+
+
+class Flag(BaseModel):
+    comment: str = Field(min_length=1, max_length=2000)
+
+
+class Correction(BaseModel):
+    dead: list[str] = Field(default_factory=list, max_length=625, description="GTP vertices of dead stones")
+    note: str = Field("", max_length=2000)
+
+
+def is_admin(request: Request, viewer: Viewer) -> bool:
+    return viewer.user.is_admin or viewer.user.username.lower() in request.app.state.settings.admins
+
+
+def require_admin(request: Request, viewer: Viewer) -> None:
+    if not is_admin(request, viewer):
+        raise HTTPException(403, {"error": "forbidden", "message": "administrators only"})
+
+
+@router.post("/games/{game_id}/flag", status_code=201)
+async def flag_score(game_id: int, body: Flag, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    try:
+        return await service_of(request).flag(viewer.user, game_id, body.comment)
+    except CommandError as err:
+        raise fail(err) from None
+
+
+@router.get("/admin/flags")
+async def flagged_games(request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+    """Open flags with the estimator's verdict and the board of each game."""
+    require_admin(request, viewer)
+    out = []
+    for flag in await repo.open_flags(db):
+        game = await repo.game_for_update(db, flag.game_id)
+        if game is None:
+            continue
+        state = await service_of(request).current_state(db, game)
+        reporter = await repo.user_by_id(db, flag.user_id)
+        out.append(
+            {
+                "flag_id": flag.id,
+                "game_id": game.id,
+                "comment": flag.comment,
+                "by": reporter.username if reporter else None,
+                "at": flag.created_at.isoformat(),
+                "result": game.result,
+                "verdict_dead": (game.result or {}).get("dead", []),
+                "position": position_view(state),
+            }
+        )
+    return {"flags": out}
+
+
+@router.post("/admin/games/{game_id}/dead-stones")
+async def correct_dead_stones(
+    game_id: int, body: Correction, request: Request, viewer: CurrentViewer
+) -> dict[str, Any]:
+    require_admin(request, viewer)
+    try:
+        return await service_of(request).correct_dead_stones(viewer.user, game_id, body.dead, body.note)
+    except CommandError as err:
+        raise fail(err) from None

@@ -1,0 +1,32 @@
+"""The Alembic migrations create exactly the schema the models describe, on SQLite and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy.engine import Connection
+
+from miai.server.storage.db import make_engine, migrate
+from miai.server.storage.models import Base
+
+
+def _differences(connection: Connection) -> list[object]:
+    context = MigrationContext.configure(connection, opts={"compare_type": False})
+    return list(compare_metadata(context, Base.metadata))
+
+
+async def _check(url: str) -> list[object]:
+    engine = make_engine(url)
+    try:
+        await migrate(engine)
+        await migrate(engine)  # a second start finds nothing to do
+        async with engine.connect() as connection:
+            return await connection.run_sync(_differences)
+    finally:
+        await engine.dispose()
+
+
+def test_migrations_match_the_models(database_url: str) -> None:
+    assert asyncio.run(_check(database_url)) == []

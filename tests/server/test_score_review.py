@@ -1,0 +1,71 @@
+"""Players flag wrongly scored games; administrators correct the dead stones and the result is recorded."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from miai.server.app import create_app
+from tests.server.conftest import make_settings, register
+
+
+@pytest.fixture
+def admin_client(database_url: str, tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(make_settings(database_url, tmp_path, admins=("root",)), background=False)
+    with TestClient(app) as client:
+        yield client
+
+
+def test_flag_and_correct_dead_stones(admin_client: TestClient) -> None:
+    alice, bob, root = (register(admin_client, n) for n in ("alice", "bob", "root"))
+    gid = alice.ok("/api/v1/games", {"size": 9, "preset": "chinese", "team": 1, "komi": [0.5]})["id"]
+    bob.ok(f"/api/v1/games/{gid}/join", {"team": 2})
+    alice.ok(f"/api/v1/games/{gid}/confirm")
+    bob.ok(f"/api/v1/games/{gid}/confirm")
+    for move in ["E5", "A1", "pass", "pass"]:  # White's A1 is dead inside Black's area
+        mover = (
+            alice
+            if move in {"E5", "pass"}
+            and alice.get(f"/api/v1/games/{gid}").json()["to_move"]["user_id"] == alice.user_id
+            else bob
+        )
+        mover.ok(f"/api/v1/games/{gid}/moves", {"move": move})
+    game = alice.get(f"/api/v1/games/{gid}").json()
+    assert game["status"] == "finished"
+    assert bob.post(f"/api/v1/games/{gid}/flag", {"comment": ""}).status_code == 422
+    outsider = register(admin_client, "eve")
+    assert outsider.post(f"/api/v1/games/{gid}/flag", {"comment": "?"}).status_code == 403
+    alice.ok(f"/api/v1/games/{gid}/flag", {"comment": "A1 is dead"})
+    assert alice.get("/api/v1/admin/flags").status_code == 403
+    flags = root.get("/api/v1/admin/flags").json()["flags"]
+    assert [f["game_id"] for f in flags] == [gid]
+    assert flags[0]["position"]["board"][0] == 2
+    assert alice.post(f"/api/v1/admin/games/{gid}/dead-stones", {"dead": ["A1"]}).status_code == 403
+    assert root.post(f"/api/v1/admin/games/{gid}/dead-stones", {"dead": ["B2"]}).status_code == 422
+    corrected = root.ok(f"/api/v1/admin/games/{gid}/dead-stones", {"dead": ["A1"], "note": "A1 has no eyes"})
+    result = corrected["result"]
+    assert result["dead"] == ["A1"]
+    assert result["corrected_by"] == "root"
+    assert {s["team"]: s["total"] for s in result["scores"]} == {1: 81.0, 2: 0.5}
+    assert result["winners"] == [1]
+    game = alice.get(f"/api/v1/games/{gid}").json()
+    assert game["result"]["corrected_by"] == "root"
+    assert root.get("/api/v1/admin/flags").json()["flags"] == []
+
+
+def test_all_alive_games_cannot_be_corrected(admin_client: TestClient) -> None:
+    alice, bob, root = (register(admin_client, n) for n in ("alice", "bob", "root"))
+    gid = alice.ok("/api/v1/games", {"size": 9, "preset": "tromp-taylor", "team": 1})["id"]
+    bob.ok(f"/api/v1/games/{gid}/join", {"team": 2})
+    alice.ok(f"/api/v1/games/{gid}/confirm")
+    bob.ok(f"/api/v1/games/{gid}/confirm")
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})
+    bob.ok(f"/api/v1/games/{gid}/moves", {"move": "A1"})
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "pass"})
+    bob.ok(f"/api/v1/games/{gid}/moves", {"move": "pass"})
+    response = root.post(f"/api/v1/admin/games/{gid}/dead-stones", {"dead": ["A1"]})
+    assert response.status_code == 409
+    assert "alive" in response.json()["message"]
