@@ -13,9 +13,10 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 import miai
-from miai.server.api import accounts, admin, games
+from miai.server.api import accounts, admin, games, practice
 from miai.server.auth import RateLimiter
 from miai.server.notify.outbox import run_outbox
+from miai.server.play.computer import Chooser, Computers, engine_chooser
 from miai.server.play.notifications import Mailer
 from miai.server.play.service import Clock, GameService, system_now
 from miai.server.realtime import ws
@@ -35,8 +36,14 @@ def _validation_message(err: RequestValidationError) -> str:
     return "; ".join(parts) or "invalid request"
 
 
-def create_app(settings: Settings | None = None, now: Clock = system_now, background: bool = True) -> FastAPI:
-    """Build the app. `background=False` leaves the scheduler and outbox loops to the caller (tests)."""
+def create_app(
+    settings: Settings | None = None,
+    now: Clock = system_now,
+    background: bool = True,
+    chooser: Chooser | None = None,
+) -> FastAPI:
+    """Build the app. `background=False` leaves the scheduler and outbox loops to the caller (tests);
+    `chooser` replaces the computer players' engine (tests)."""
     settings = settings or Settings.from_env()
     settings.check()
 
@@ -52,6 +59,7 @@ def create_app(settings: Settings | None = None, now: Clock = system_now, backgr
         app.state.games = GameService(
             app.state.sessions, app.state.hub, mailer, settings.confirm_window_seconds, now
         )
+        app.state.computers = Computers(app.state.games, chooser or engine_chooser)
         tasks: list[asyncio.Task[Any]] = []
         if background:
             tasks.append(
@@ -61,9 +69,16 @@ def create_app(settings: Settings | None = None, now: Clock = system_now, backgr
             )
             if settings.smtp_host:
                 tasks.append(asyncio.create_task(run_outbox(app.state.sessions, settings)))
+        if background:
+            await app.state.computers.resume()
         try:
             yield
         finally:
+            await app.state.computers.stop()
+            if chooser is None:
+                from miai.engines.pool import shutdown_default_pool
+
+                shutdown_default_pool(wait=False)
             for task in tasks:
                 task.cancel()
             for task in tasks:
@@ -99,6 +114,7 @@ def create_app(settings: Settings | None = None, now: Clock = system_now, backgr
     app.include_router(accounts.router, prefix="/api/v1")
     app.include_router(games.router, prefix="/api/v1")
     app.include_router(admin.router, prefix="/api/v1")
+    app.include_router(practice.router, prefix="/api/v1")
     app.include_router(ws.router, prefix="/api/v1")
     _mount_web(app)
     return app

@@ -39,6 +39,15 @@ class GoOptions:
     periods: int = 0
     period_time: float = 0
     visibility: str = "public"
+    mode: str = (
+        "standard"  # standard | computer (one player against the computer) | local (two at one screen)
+    )
+    level: int | str | None = None  # the computer's level in `computer` mode
+
+    @property
+    def practice(self) -> bool:
+        """Computer and local games: undo, redo and stepping through the game are allowed."""
+        return self.mode in {"computer", "local"}
 
     @property
     def preset_key(self) -> str:
@@ -108,6 +117,8 @@ class GoOptions:
             raise OptionsError(f"a game has 2..{MAX_TEAMS} teams")
         if not 1 <= self.players_per_team <= MAX_PLAYERS_PER_TEAM:
             raise OptionsError(f"a team has 1..{MAX_PLAYERS_PER_TEAM} players")
+        if self.mode not in {"standard", "computer", "local"}:
+            raise OptionsError("mode is standard, computer or local")
         if self.visibility not in {"public", "private"}:
             raise OptionsError("visibility is public or private")
         if not MIN_MOVE_SECONDS <= self.seconds_per_move <= MAX_MOVE_SECONDS:

@@ -47,6 +47,7 @@ class Live:
     version: int
     state: GoState
     seats: dict[tuple[int, int], int]  # (team from 1, seat) -> user id
+    bots: dict[int, int] = field(default_factory=dict)  # computer players: user id -> level
 
 
 @dataclass
@@ -57,6 +58,7 @@ class Tx:
     events: list[tuple[str, dict[str, Any], str]] = field(default_factory=list)  # (type, data, audience)
     notices: list[Message] = field(default_factory=list)  # lobby / dashboard pings, no version
     changes: dict[str, Any] = field(default_factory=dict)
+    new_live: Live | None = None  # the rules state after this command; cached only once it is stored
 
     def event(self, t: str, d: dict[str, Any], audience: str = "all") -> None:
         self.events.append((t, d, audience))
@@ -115,15 +117,21 @@ class GameService:
         try:
             if not await repo.bump_version(db, game, tx.version, version=new_version, **tx.changes):
                 await db.rollback()
+                self._cache.pop(game.id, None)
                 raise Stale("another command changed the game first; try again", version=tx.version + 1)
             await db.commit()
         except IntegrityError:
             await db.rollback()
             self._cache.pop(game.id, None)
             raise Stale("another command changed the game first; try again") from None
-        live = self._cache.get(game.id)
-        if live is not None and live.version == tx.version:
-            live.version = new_version
+        if tx.new_live is not None:
+            tx.new_live.version = new_version
+            self._cache[game.id] = tx.new_live
+        else:
+            live = self._cache.get(game.id)
+            if live is not None and live.version == tx.version:
+                live.version = new_version
+        self.after_commit(game.id, new_version)
         for offset, (t, d, audience) in enumerate(tx.events, start=1):
             await self.hub.publish(Message(f"game:{game.id}", t, d, tx.version + offset, audience))
 
@@ -150,7 +158,7 @@ class GameService:
         options = GoOptions.from_json(game.options)
         state = options.new_state()
         players = await repo.players_of(db, game.id)
-        seats = _seat_map(players)
+        seats = _seat_map(players, options, game.created_by)
         for record in await repo.moves_of(db, game.id):
             if record.move == AUTO_PASS:
                 continue  # play() regenerates automatic passes itself
@@ -163,7 +171,14 @@ class GameService:
             raise RuntimeError(
                 f"game {game.id}: stored record replays to {state.plies} plies, not {game.plies}"
             )
-        return Live(game.version, state, seats)
+        return Live(game.version, state, seats, await self._bots_of(db, seats))
+
+    async def _bots_of(self, db: AsyncSession, seats: dict[tuple[int, int], int]) -> dict[int, int]:
+        users = await repo.users_by_ids(db, sorted(set(seats.values())))
+        return {uid: int(u.settings["bot_level"]) for uid, u in users.items() if u.settings.get("bot_level")}
+
+    def after_commit(self, game_id: int, version: int) -> None:
+        """Hook run after every stored command (the computer players start thinking here)."""
 
     # ------------------------------------------------------------------------- lobby commands
 
@@ -254,6 +269,10 @@ class GameService:
                 tx.changes["challenge_to"] = None
             if len(players) == options.seats:
                 self._assign_seats(players, options)
+                users = await repo.users_by_ids(tx.db, [p.user_id for p in players])
+                for p in players:  # computer players confirm at once
+                    if users[p.user_id].settings.get("bot_level"):
+                        p.confirmed = True
                 deadline = self.now() + timedelta(seconds=self.confirm_window)
                 tx.changes.update(status="confirming", deadline_at=deadline)
                 tx.event("confirming", {"deadline": deadline.isoformat(), "players": self._roster(players)})
@@ -322,16 +341,17 @@ class GameService:
     async def _start(self, tx: Tx, players: list[GamePlayer]) -> None:
         options = GoOptions.from_json(tx.game.options)
         state = options.new_state()
-        seats = _seat_map(players)
+        seats = _seat_map(players, options, tx.game.created_by)
         control = options.time_control()
         clocks = {str(t): _clock_json(control.start()) for t in range(1, options.teams + 1)}
         now = self.now()
         deadline = now + timedelta(seconds=control.start().time_left(control))
         on_move = self._on_move(state, seats)
+        bots = await self._bots_of(tx.db, seats)
         tx.changes.update(
             status="active",
             turn_started_at=now,
-            deadline_at=deadline,
+            deadline_at=None if on_move.get("user_id") in bots else deadline,
             clocks=clocks,
             to_move=on_move,
             plies=0,
@@ -348,7 +368,7 @@ class GameService:
         users = await repo.users_by_ids(tx.db, [p.user_id for p in players])
         for user in users.values():
             self.mailer.game_started(tx.db, user, tx.game)
-        self._cache[tx.game.id] = Live(tx.version + len(tx.events), state, seats)
+        tx.new_live = Live(tx.version, state, seats, bots)
         self._ping_players(tx, seats)
         next_user = users.get(on_move["user_id"])
         if next_user is not None:
@@ -405,6 +425,8 @@ class GameService:
                 state = live.state.play(move)
             except IllegalMove as err:
                 raise IllegalMoveError(str(err), reason=err.reason.value) from None
+            if tx.game.redo and user.id not in live.bots:
+                tx.changes["redo"] = []  # a new move in a practice game forgets the undone ones
             await self._record(tx, live, state, user_id=player)
         return {"ok": True, "version": tx.version + len(tx.events), "ply": state.plies}
 
@@ -503,7 +525,8 @@ class GameService:
         else:
             team_clock = _clock_from(clocks[str(on_move["team"])])
             deadline = now + timedelta(seconds=team_clock.time_left(control))
-            changes["deadline_at"] = deadline
+            # A computer seat never times out: its turn has no deadline (the runner plays at once).
+            changes["deadline_at"] = None if on_move.get("user_id") in live.bots else deadline
             tx.events[-1][1]["deadline"] = deadline.isoformat()
             tx.events[-1][1]["clocks"] = clocks
             next_user = await repo.user_by_id(tx.db, on_move["user_id"]) if on_move.get("user_id") else None
@@ -511,7 +534,7 @@ class GameService:
                 self.mailer.your_turn(tx.db, next_user, game, state.plies)
         tx.changes.update(changes)
         self._ping_players(tx, live.seats)
-        live.state = state
+        tx.new_live = Live(tx.version, state, live.seats, live.bots)
 
     async def draw(self, user: User, game_id: int, accept: bool) -> dict[str, Any]:
         """Agreed draw (SPEC G9), games with more than two colours: every remaining team must accept."""
@@ -606,7 +629,10 @@ class GameService:
             return await post(tx, user, channel, text, self.now())
 
 
-def _seat_map(players: list[GamePlayer]) -> dict[tuple[int, int], int]:
+def _seat_map(players: list[GamePlayer], options: GoOptions, creator: int) -> dict[tuple[int, int], int]:
+    """(team, seat) -> user id; in local mode the creator plays every colour at one screen."""
+    if options.mode == "local":
+        return {(team, 0): creator for team in range(1, options.teams + 1)}
     return {(p.team, p.seat): p.user_id for p in players if p.team is not None and p.seat is not None}
 
 

@@ -86,6 +86,7 @@ class Game(Base):
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, default=None)
     draw_offers: Mapped[list[Any]] = mapped_column(JSON, default=list)  # teams that accept an agreed draw
     result_history: Mapped[list[Any]] = mapped_column(JSON, default=list)  # earlier results, on corrections
+    redo: Mapped[list[Any]] = mapped_column(JSON, default=list)  # practice games: moves taken back by undo
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
 
 

@@ -221,3 +221,12 @@ async def open_flags(db: AsyncSession, game_id: int | None = None) -> list[Score
     if game_id is not None:
         query = query.where(ScoreFlag.game_id == game_id)
     return list((await db.execute(query)).scalars())
+
+
+async def active_games(db: AsyncSession) -> list[Game]:
+    return list((await db.execute(select(Game).where(Game.status == "active"))).scalars())
+
+
+async def delete_moves_after(db: AsyncSession, game_id: int, ply: int) -> None:
+    """Practice games only: forget the record after `ply` (undo)."""
+    await db.execute(delete(GameMove).where(GameMove.game_id == game_id, GameMove.ply > ply))

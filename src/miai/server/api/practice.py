@@ -1,0 +1,127 @@
+"""Playing the computer: practice games, computer seats, undo / redo, and the "Area" estimate."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException, Query, Request
+from pydantic import BaseModel, Field
+
+from miai.server.api.deps import DB, CurrentViewer, MaybeViewer
+from miai.server.api.games import fail
+from miai.server.play.computer import Computers, area
+from miai.server.play.errors import CommandError
+from miai.server.play.options import GoOptions, OptionsError
+
+router = APIRouter(tags=["computer"])
+PRACTICE_SIZES = (7, 9, 13, 19)
+
+
+class PracticeGame(BaseModel):
+    size: int = Field(9, description="7, 9, 13 or 19 (Dgo's sizes)")
+    mode: Literal["computer", "local"] = "computer"
+    colour: Literal["black", "white", "random"] = "black"
+    level: int | str = Field(
+        1, description="1..10, or the name of an external engine configured by the operator"
+    )
+    handicap: int = Field(0, ge=0, le=9)
+    preset: str = Field("dgo", max_length=32)
+    komi: float | None = Field(None, ge=-50, le=50)
+
+
+class ComputerSeat(BaseModel):
+    team: int | None = Field(None, ge=1, le=8)
+    level: int | str = 1
+
+
+def computers(request: Request) -> Computers:
+    return request.app.state.computers  # type: ignore[no-any-return]
+
+
+def _level(level: int | str) -> int | str:
+    if isinstance(level, int) and not 1 <= level <= 10:
+        raise HTTPException(422, {"error": "bad_input", "message": "level must be 1..10 or an engine name"})
+    if isinstance(level, str) and not 1 <= len(level) <= 32:
+        raise HTTPException(422, {"error": "bad_input", "message": "engine name: 1..32 characters"})
+    return level
+
+
+@router.post("/practice", status_code=201)
+async def create_practice_game(body: PracticeGame, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    if body.size not in PRACTICE_SIZES:
+        raise HTTPException(422, {"error": "bad_options", "message": "practice boards are 7, 9, 13 or 19"})
+    options = GoOptions(
+        size=body.size,
+        preset=body.preset,
+        handicap=body.handicap,
+        komi=(body.komi,) if body.komi is not None else None,
+        mode=body.mode,
+        level=_level(body.level),
+        seconds_per_move=30 * 86400,
+        visibility="private",
+    )
+    try:
+        game_id = await computers(request).create_practice(viewer.user, options, body.colour)
+    except OptionsError as err:
+        raise HTTPException(422, {"error": "bad_options", "message": str(err)}) from None
+    except CommandError as err:
+        raise fail(err) from None
+    return {"id": game_id}
+
+
+@router.post("/games/{game_id}/computer")
+async def add_computer_player(
+    game_id: int, body: ComputerSeat, request: Request, viewer: CurrentViewer
+) -> dict[str, Any]:
+    try:
+        await computers(request).add_computer(viewer.user, game_id, body.team, _level(body.level))
+    except CommandError as err:
+        raise fail(err) from None
+    return {"ok": True}
+
+
+async def _step(request: Request, action: str, game_id: int, viewer: CurrentViewer, all_the_way: bool) -> Any:
+    try:
+        return await getattr(computers(request), action)(viewer.user, game_id, all_the_way)
+    except CommandError as err:
+        raise fail(err) from None
+
+
+@router.post("/games/{game_id}/undo")
+async def undo(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    """Take back your last move and the computer's replies after it."""
+    return await _step(request, "undo", game_id, viewer, False)  # type: ignore[no-any-return]
+
+
+@router.post("/games/{game_id}/redo")
+async def redo(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    return await _step(request, "redo", game_id, viewer, False)  # type: ignore[no-any-return]
+
+
+@router.post("/games/{game_id}/start")
+async def back_to_start(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    return await _step(request, "undo", game_id, viewer, True)  # type: ignore[no-any-return]
+
+
+@router.post("/games/{game_id}/end")
+async def forward_to_end(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+    return await _step(request, "redo", game_id, viewer, True)  # type: ignore[no-any-return]
+
+
+@router.get("/games/{game_id}/area")
+async def territory_estimate(
+    game_id: int,
+    request: Request,
+    db: DB,
+    viewer: MaybeViewer,
+    invite: str | None = Query(None, max_length=64),
+) -> dict[str, Any]:
+    """Per point (row 0 at the bottom): the estimated owner, for the "Area" view."""
+    try:
+        return await area(request.app.state.games, db, game_id, viewer.user.id if viewer else None, invite)
+    except CommandError as err:
+        raise fail(err) from None
+    except ImportError:
+        raise HTTPException(
+            503, {"error": "unavailable", "message": "no territory estimator installed"}
+        ) from None

@@ -1,0 +1,147 @@
+"""Games against the computer: automatic replies, undo / redo / start / end, computer seats, no timeouts.
+
+A deterministic stand-in chooses the computer's moves here (the first legal point from the centre out), so
+these tests check the server's plumbing; the engine has its own tests, and one test below uses it for real.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from miai.core.go import PASS, GoState, Move, Place
+from miai.server.app import create_app
+from tests.server.conftest import Player, make_settings, register
+
+
+async def centre_first(state: GoState, level: int | str, seed: int, seconds: float | None) -> Move:
+    size = state.size
+    centre = (size // 2) * size + size // 2
+    for p in sorted(
+        state.legal_points(),
+        key=lambda p: (abs(p // size - centre // size) + abs(p % size - centre % size), p),
+    ):
+        return Place(p)
+    return PASS
+
+
+@pytest.fixture
+def client(database_url: str, tmp_path: Path) -> Iterator[TestClient]:
+    app = create_app(make_settings(database_url, tmp_path), background=False, chooser=centre_first)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def settle(client: TestClient) -> None:
+    client.portal.call(client.app.state.computers.idle)  # type: ignore[union-attr,attr-defined]
+
+
+def moves(player: Player, gid: int) -> list[str]:
+    return [m["move"] for m in player.get(f"/api/v1/games/{gid}").json()["moves"]]
+
+
+def test_the_computer_answers_and_undo_redo_walk_the_game(client: TestClient) -> None:
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 9, "colour": "black", "level": 3})["id"]
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "C3"})
+    settle(client)
+    assert moves(alice, gid) == ["C3", "E5"]
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "G7"})
+    settle(client)
+    assert moves(alice, gid) == ["C3", "E5", "G7", "E4"]
+    alice.ok(f"/api/v1/games/{gid}/undo")  # takes back G7 and the computer's reply
+    assert moves(alice, gid) == ["C3", "E5"]
+    snap = alice.get(f"/api/v1/games/{gid}").json()
+    assert snap["to_move"]["user_id"] == alice.user_id
+    assert snap["position"]["plies"] == 2
+    alice.ok(f"/api/v1/games/{gid}/start")
+    assert moves(alice, gid) == []
+    alice.ok(f"/api/v1/games/{gid}/redo")
+    assert moves(alice, gid) == ["C3", "E5"]
+    alice.ok(f"/api/v1/games/{gid}/end")
+    assert moves(alice, gid) == ["C3", "E5", "G7", "E4"]
+    assert alice.post(f"/api/v1/games/{gid}/redo").status_code == 409
+    alice.ok(f"/api/v1/games/{gid}/undo")
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "B2"})  # a new move forgets what was undone
+    settle(client)
+    assert moves(alice, gid) == ["C3", "E5", "B2", "E4"]
+    assert alice.post(f"/api/v1/games/{gid}/redo").status_code == 409
+
+
+def test_playing_white_the_computer_opens(client: TestClient) -> None:
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 13, "colour": "white", "level": 1})["id"]
+    settle(client)
+    snap = alice.get(f"/api/v1/games/{gid}").json()
+    assert [m["move"] for m in snap["moves"]] == ["G7"]
+    assert snap["to_move"]["user_id"] == alice.user_id
+
+
+def test_handicap_against_the_computer_white_moves_first(client: TestClient) -> None:
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 9, "colour": "black", "handicap": 3})["id"]
+    settle(client)
+    snap = alice.get(f"/api/v1/games/{gid}").json()
+    board = snap["position"]["board"]
+    assert sum(1 for c in board if c == 1) == 3  # Dgo's table: C3 G7 G3
+    assert [(m["team"], m["move"]) for m in snap["moves"]] == [(2, "E5")]
+
+
+def test_local_two_player_mode(client: TestClient) -> None:
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 7, "mode": "local"})["id"]
+    for move in ["D4", "C3", "E5"]:
+        alice.ok(f"/api/v1/games/{gid}/moves", {"move": move})  # one person plays both colours
+    alice.ok(f"/api/v1/games/{gid}/undo")
+    assert moves(alice, gid) == ["D4", "C3"]
+    bob = register(client, "bob")
+    assert bob.post(f"/api/v1/games/{gid}/undo").status_code == 403
+
+
+def test_undo_is_only_for_practice_games(client: TestClient) -> None:
+    alice, bob = register(client, "alice"), register(client, "bob")
+    gid = alice.ok("/api/v1/games", {"size": 9, "team": 1})["id"]
+    bob.ok(f"/api/v1/games/{gid}/join", {"team": 2})
+    alice.ok(f"/api/v1/games/{gid}/confirm")
+    bob.ok(f"/api/v1/games/{gid}/confirm")
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})
+    assert alice.post(f"/api/v1/games/{gid}/undo").status_code == 409
+
+
+def test_computer_fills_a_seat_in_a_three_colour_game_and_never_times_out(client: TestClient) -> None:
+    alice, bob = register(client, "alice"), register(client, "bob")
+    gid = alice.ok("/api/v1/games", {"size": 9, "teams": 3, "team": 1, "seconds_per_move": 60})["id"]
+    bob.ok(f"/api/v1/games/{gid}/join", {"team": 2})
+    assert bob.post(f"/api/v1/games/{gid}/computer", {"team": 3, "level": 2}).status_code == 403
+    alice.ok(f"/api/v1/games/{gid}/computer", {"team": 3, "level": 2})
+    snap = alice.get(f"/api/v1/games/{gid}").json()
+    assert snap["status"] == "confirming"
+    assert [p["confirmed"] for p in snap["players"]] == [False, False, True]
+    alice.ok(f"/api/v1/games/{gid}/confirm")
+    bob.ok(f"/api/v1/games/{gid}/confirm")
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "A1"})
+    bob.ok(f"/api/v1/games/{gid}/moves", {"move": "J9"})
+    settle(client)
+    snap = alice.get(f"/api/v1/games/{gid}").json()
+    assert [(m["team"], m["move"]) for m in snap["moves"]] == [(1, "A1"), (2, "J9"), (3, "E5")]
+    assert snap["to_move"]["team"] == 1
+
+
+def test_a_computer_turn_has_no_deadline(client: TestClient) -> None:
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 9, "colour": "white", "level": 1})["id"]
+    game = client.portal.call(_deadline_of, client, gid)  # type: ignore[union-attr]
+    settle(client)
+    assert game is None or alice.get(f"/api/v1/games/{gid}").json()["moves"]
+
+
+async def _deadline_of(client: TestClient, gid: int) -> object:
+    from miai.server.storage import repo
+
+    async with client.app.state.sessions() as db:  # type: ignore[attr-defined]
+        game = await repo.game_for_update(db, gid)
+        assert game is not None
+        return game.deadline_at if game.to_move.get("team") == 1 else None
