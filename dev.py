@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Miai's two everyday commands, usable on a fresh clone with nothing but Python 3.11.
 
-    python3 dev.py run   [ARGS...]   start Miai's main job (creates .venv on first use)
+    python3 dev.py run   [ARGS...]   start the server, or run `miai ARGS...` (creates .venv on first use)
     python3 dev.py test  [PYTEST ARGS...]   ruff, mypy and the whole pytest suite
 
 Both create (or reuse) the virtual environment `.venv` next to this file and install the
@@ -53,7 +53,7 @@ def main(argv: list[str]) -> int:
     command, rest = argv[0], argv[1:]
     python = ensure_venv()
     if command == "run":
-        return run(python, ["-m", "miai", *(rest or ["gtp"])])
+        return run(python, ["-m", "miai", *(rest or ["serve"])])
     for step in (
         ["-m", "ruff", "check", "src", "tests", "bench", "dev.py"],
         ["-m", "mypy"],

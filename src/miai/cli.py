@@ -1,0 +1,295 @@
+"""The `miai` command: one subcommand per job, each with its own `--help`.
+
+Every subcommand is a pair of functions: `_add_NAME(subparsers)` declares its arguments and `_run_NAME(args)`
+does the work and returns the exit code. Adding a subcommand means adding such a pair and one line in
+`SUBCOMMANDS`. Exit codes: 0 success, 1 the job failed, 2 bad command-line arguments (one-line message).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import NoReturn
+
+from miai import __version__
+
+__all__ = ["SUBCOMMANDS", "build_parser", "main"]
+
+Runner = Callable[[argparse.Namespace], int]
+
+
+class _Parser(argparse.ArgumentParser):
+    """Bad arguments: one line on stderr and exit code 2 (argparse would print the whole usage first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _preset_keys() -> list[str]:
+    from miai.core.go.presets import PRESETS
+
+    return sorted(PRESETS)
+
+
+# ---------------------------------------------------------------- miai version
+
+
+def _add_version(subparsers: argparse._SubParsersAction[_Parser]) -> None:
+    subparsers.add_parser("version", help="print Miai's version", description="Print Miai's version.")
+
+
+def _run_version(args: argparse.Namespace) -> int:
+    print(f"miai {__version__}")
+    return 0
+
+
+# ---------------------------------------------------------------- miai gtp
+
+
+def _add_gtp(subparsers: argparse._SubParsersAction[_Parser]) -> None:
+    parser = subparsers.add_parser(
+        "gtp",
+        help="play Go over GTP on stdin/stdout",
+        description="Serve Miai's Go engine over the Go Text Protocol on standard input and output "
+        "(the placeholder simple player chooses the moves).",
+    )
+    parser.add_argument(
+        "--rules",
+        default="chinese",
+        choices=_preset_keys(),
+        metavar="PRESET",
+        help="rules preset (default: chinese; one of: %(choices)s)",
+    )
+    parser.add_argument("--seed", type=int, default=None, help="seed of the player's random choices")
+
+
+def _run_gtp(args: argparse.Namespace) -> int:
+    from miai.engines.simple import SimplePlayer
+    from miai.formats.gtp import run_gtp_loop
+    from miai.formats.gtp.go_engine import build_go_engine
+
+    engine = build_go_engine(args.rules, SimplePlayer(random.Random(args.seed)))
+    run_gtp_loop(engine, sys.stdin.buffer, sys.stdout.buffer)
+    return 0
+
+
+# ---------------------------------------------------------------- miai match
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected at least 1, got {value}")
+    return value
+
+
+def _board_size(text: str) -> int:
+    value = _positive(text)
+    if not 2 <= value <= 25:
+        raise argparse.ArgumentTypeError(f"board sizes are 2..25, not {value}")
+    return value
+
+
+def _komi(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"expected a finite number, got {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    value = _komi(text)
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds, got {text!r}")
+    return value
+
+
+def _add_match(subparsers: argparse._SubParsersAction[_Parser]) -> None:
+    parser = subparsers.add_parser(
+        "match",
+        help="play games between two GTP engines",
+        description="Play complete Go games between two GTP engines, refereed by Miai's rules core. "
+        "Engine commands are split like a shell command line; {python} stands for this Python, so "
+        "'{python} -m miai gtp' is Miai itself. Progress goes to stderr, the summary to stdout. "
+        "Exit code 1 when any game ended by a fault (illegal move, protocol error, dead engine).",
+    )
+    parser.add_argument("--black", required=True, metavar="CMD", help="engine A, Black in the first game")
+    parser.add_argument("--white", required=True, metavar="CMD", help="engine B, White in the first game")
+    parser.add_argument("--size", type=_board_size, default=19, help="board size (default 19)")
+    parser.add_argument("--games", type=_positive, default=1, help="number of games (default 1)")
+    parser.add_argument("--komi", type=_komi, default=7.5, help="White's komi (default 7.5)")
+    parser.add_argument(
+        "--rules",
+        default="chinese",
+        choices=_preset_keys(),
+        metavar="PRESET",
+        help="ko and suicide rules of the referee (default: chinese; one of: %(choices)s)",
+    )
+    parser.add_argument("--alternate", action="store_true", help="swap colours after every game")
+    parser.add_argument(
+        "--sgf-dir", type=Path, default=None, metavar="DIR", help="write each game's SGF into DIR"
+    )
+    parser.add_argument(
+        "--max-moves",
+        type=_positive,
+        default=None,
+        metavar="M",
+        help="end a game after M moves and count it (default: 3 x size x size)",
+    )
+    parser.add_argument(
+        "--timeout",
+        type=_seconds,
+        default=60.0,
+        metavar="SECONDS",
+        help="longest wait for one engine answer (default 60)",
+    )
+
+
+def _run_match(args: argparse.Namespace) -> int:
+    import shlex
+
+    from miai.formats.gtp.match import MatchSettings, play_match
+
+    for option in ("black", "white"):
+        try:
+            if not shlex.split(getattr(args, option)):
+                raise ValueError("it is empty")
+        except ValueError as err:
+            print(f"miai match: error: --{option}: bad engine command ({err})", file=sys.stderr)
+            return 2
+    if args.sgf_dir is not None and args.sgf_dir.exists() and not args.sgf_dir.is_dir():
+        print(f"miai match: error: --sgf-dir {args.sgf_dir} is not a directory", file=sys.stderr)
+        return 2
+    settings = MatchSettings(
+        black=args.black,
+        white=args.white,
+        size=args.size,
+        games=args.games,
+        komi=args.komi,
+        rules=args.rules,
+        alternate=args.alternate,
+        sgf_dir=args.sgf_dir,
+        max_moves=args.max_moves,
+        timeout=args.timeout,
+    )
+
+    def progress(message: str) -> None:
+        print(message, file=sys.stderr, flush=True)
+
+    try:
+        report, _ = play_match(settings, progress)
+    except OSError as err:
+        print(f"miai match: error: {err}", file=sys.stderr)
+        return 1
+    print(report.summary())
+    return 1 if report.faults else 0
+
+
+# ---------------------------------------------------------------- miai serve
+
+
+def _port(text: str) -> int:
+    value = _positive(text)
+    if value > 65535:
+        raise argparse.ArgumentTypeError(f"ports are 1..65535, not {value}")
+    return value
+
+
+def _add_serve(subparsers: argparse._SubParsersAction[_Parser]) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="start the Miai server (SQLite in ./data unless a database URL is given)",
+        description="Start the Miai web server. Every option can also be set by its environment variable "
+        "(shown in brackets); options win over the environment. The database is created and migrated on "
+        "start.",
+    )
+    parser.add_argument("--host", help="address to listen on [MIAI_HOST, default 127.0.0.1]")
+    parser.add_argument("--port", type=_port, help="port to listen on [MIAI_PORT, default 8000]")
+    parser.add_argument(
+        "--data-dir", type=Path, help="folder of the embedded SQLite database [MIAI_DATA_DIR]"
+    )
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="e.g. postgresql+asyncpg://user@host/miai [MIAI_DATABASE_URL, default SQLite in --data-dir]",
+    )
+    parser.add_argument("--redis-url", metavar="URL", help="Redis for realtime fan-out [MIAI_REDIS_URL]")
+    parser.add_argument("--workers", type=_positive, default=1, help="server processes (needs --redis-url)")
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+
+
+def _run_serve(args: argparse.Namespace) -> int:
+    import os
+
+    from miai.server.main import serve
+    from miai.server.settings import Settings
+
+    # The environment carries the options to every worker process too.
+    for option, variable in (
+        ("host", "MIAI_HOST"),
+        ("port", "MIAI_PORT"),
+        ("data_dir", "MIAI_DATA_DIR"),
+        ("database_url", "MIAI_DATABASE_URL"),
+        ("redis_url", "MIAI_REDIS_URL"),
+    ):
+        value = getattr(args, option)
+        if value is not None:
+            os.environ[variable] = str(value)
+    try:
+        settings = Settings.from_env()
+        settings.check()
+    except ValueError as err:
+        print(f"miai serve: error: {err}", file=sys.stderr)
+        return 2
+    print(
+        f"Miai {__version__} on {settings.base_url} ({settings.effective_database_url.split('://')[0]})",
+        file=sys.stderr,
+        flush=True,
+    )
+    serve(settings, workers=args.workers, log_level=args.log_level)
+    return 0
+
+
+# ---------------------------------------------------------------- the parser
+
+SUBCOMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction[_Parser]], None], Runner]] = {
+    "serve": (_add_serve, _run_serve),
+    "gtp": (_add_gtp, _run_gtp),
+    "match": (_add_match, _run_match),
+    "version": (_add_version, _run_version),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="miai", description="Miai: a server for Go with two or more colours.")
+    parser.add_argument("--version", action="version", version=f"miai {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    subparsers.required = True
+    for name, (add, run) in SUBCOMMANDS.items():
+        add(subparsers)
+        subparsers.choices[name].set_defaults(run=run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exit_:  # --help, --version and argument errors
+        return exit_.code if isinstance(exit_.code, int) else 0 if exit_.code is None else 2
+    run: Runner = args.run
+    try:
+        return run(args)
+    except KeyboardInterrupt:
+        print("miai: interrupted", file=sys.stderr)
+        return 130

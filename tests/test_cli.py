@@ -1,0 +1,116 @@
+"""The `miai` command line: help for every subcommand, one-line errors with exit code 2, `miai gtp` as a
+real subprocess, and a short `miai match`."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from miai import __version__
+from miai.cli import SUBCOMMANDS, build_parser, main
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_every_subcommand_has_help(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--help"]) == 0
+    top = capsys.readouterr().out
+    for name in SUBCOMMANDS:
+        assert name in top
+        assert main([name, "--help"]) == 0
+        text = capsys.readouterr().out
+        assert text.startswith(f"usage: miai {name}")
+    assert {"gtp", "match", "version"} <= set(SUBCOMMANDS)
+
+
+def test_build_parser_knows_the_subcommands() -> None:
+    args = build_parser().parse_args(["gtp", "--rules", "japanese", "--seed", "4"])
+    assert (args.command, args.rules, args.seed) == ("gtp", "japanese", 4)
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["version"]) == 0
+    assert capsys.readouterr().out == f"miai {__version__}\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        ([], "the following arguments are required: COMMAND"),
+        (["serve-nothing"], "invalid choice"),
+        (["gtp", "--rules", "klingon"], "invalid choice: 'klingon'"),
+        (["gtp", "--seed", "x"], "invalid int value"),
+        (["match", "--white", "a"], "the following arguments are required: --black"),
+        (["match", "--black", "a", "--white", "b", "--size", "30"], "board sizes are 2..25, not 30"),
+        (["match", "--black", "a", "--white", "b", "--games", "0"], "expected at least 1, got 0"),
+        (["match", "--black", "a", "--white", "b", "--komi", "lots"], "expected a number"),
+        (["match", "--black", "a", "--white", "b", "--komi", "nan"], "expected a finite number"),
+        (["match", "--black", "a", "--white", "b", "--timeout", "-1"], "a positive number of seconds"),
+        (["match", "--black", "a", "--white", "b", "--max-moves", "many"], "expected a whole number"),
+        (["match", "--black", "'a", "--white", "b"], "--black: bad engine command"),
+        (["match", "--black", " ", "--white", "b"], "--black: bad engine command (it is empty)"),
+    ],
+)
+def test_bad_arguments_give_one_line_and_exit_code_2(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, captured.err
+    assert "error:" in lines[0] and message in lines[0]
+
+
+def test_sgf_dir_must_be_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    file = tmp_path / "file"
+    file.write_text("")
+    assert main(["match", "--black", "a", "--white", "b", "--sgf-dir", str(file)]) == 2
+    assert "is not a directory" in capsys.readouterr().err
+
+
+def run_miai(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "miai", *args], input=stdin, capture_output=True, text=True, timeout=timeout,
+        cwd=REPO, check=False,
+    )
+
+
+def test_miai_gtp_as_a_subprocess() -> None:
+    script = "1 name\n2 boardsize 9\nplay b e5\n3 genmove w\nlist_stones black\nfoo\nquit\n"
+    done = run_miai("gtp", "--seed", "1", stdin=script)
+    assert done.returncode == 0, done.stderr
+    answers = done.stdout.split("\n\n")
+    assert answers[0] == "=1 Miai"
+    assert answers[1] == "=2 "
+    assert answers[2] == "= "
+    assert answers[3].startswith("=3 ") and answers[3] != "=3 E5"
+    assert answers[4] == "= E5"
+    assert answers[5] == "? unknown command"
+    assert answers[6] == "= "
+
+
+def test_miai_gtp_rules_option() -> None:
+    done = run_miai("gtp", "--rules", "japanese", stdin="boardsize 5\nkomi 0\nplay b c3\nfinal_score\n")
+    assert done.stdout.split("\n\n")[3] == "= B+24.0"  # territory scoring: the stone itself is no point
+
+
+def test_miai_match_on_a_small_board(tmp_path: Path) -> None:
+    engine = "{python} -m miai gtp --seed 3"
+    done = run_miai("match", "--black", engine, "--white", engine, "--size", "5", "--games", "2", "--komi",
+                    "0.5", "--alternate", "--sgf-dir", str(tmp_path), timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "game 1/2" in done.stderr and "game 2/2" in done.stderr
+    assert done.stdout.startswith("2 games on 5x5, komi 0.5")
+    assert "faults: 0" in done.stdout
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game-001.sgf", "game-002.sgf"]
+
+
+def test_miai_match_reports_faults_with_exit_code_1(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["match", "--black", "/no/such/engine", "--white", "/no/such/engine", "--size", "5"]) == 1
+    captured = capsys.readouterr()
+    assert "faults: 1" in captured.out
+    assert "cannot start engine" in captured.out
