@@ -154,3 +154,21 @@ def test_challenge_accept_decline_and_swap_match(timed_client: TestClient) -> No
     third = alice.ok("/api/v1/games", {"size": 9, "challenge": "carol"})["id"]
     carol.ok(f"/api/v1/games/{third}/decline")
     assert snapshot(alice, third)["status"] == "cancelled"
+
+
+def test_private_challenge_can_be_seen_and_accepted_by_the_challenged(timed_client: TestClient) -> None:
+    alice, bob, eve = (register(timed_client, n) for n in ("alice", "bob", "eve"))
+    gid = alice.ok("/api/v1/games", {"size": 9, "challenge": "bob", "visibility": "private"})["id"]
+    challenge = bob.get("/api/v1/dashboard").json()["challenges"][0]
+    assert challenge["from_username"] == "alice"
+    assert challenge["invite_code"]
+    assert bob.get(f"/api/v1/games/{gid}").status_code == 200
+    assert eve.get(f"/api/v1/games/{gid}").status_code == 403
+    bob.ok(f"/api/v1/games/{gid}/join", {})
+    assert snapshot(alice, gid)["status"] == "confirming"
+
+
+def test_presets_are_listed(timed_client: TestClient) -> None:
+    presets = {p["key"]: p for p in timed_client.get("/api/v1/presets").json()["presets"]}
+    assert presets["dgo"]["sizes"] == [7, 9, 13, 19]
+    assert presets["dipgo"]["max_colours"] == 16

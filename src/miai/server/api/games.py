@@ -69,8 +69,30 @@ def fail(err: CommandError) -> HTTPException:
 
 
 @router.get("/games")
-async def list_open_games(db: DB) -> dict[str, Any]:
-    return {"games": await queries.lobby(db)}
+async def list_open_games(db: DB, viewer: MaybeViewer) -> dict[str, Any]:
+    return {"games": await queries.lobby(db, viewer.user.id if viewer else None)}
+
+
+@router.get("/presets")
+async def list_presets() -> dict[str, Any]:
+    """The rules presets with their sizes and default komi, for create-game forms."""
+    from miai.core.go.presets import PRESETS
+
+    return {
+        "presets": [
+            {
+                "key": p.key,
+                "title": p.title,
+                "max_colours": p.max_colours,
+                "sizes": list(p.base.allowed_sizes),
+                "ko": p.base.ko.value,
+                "scoring": p.base.scoring.value,
+                "dead_stones": p.base.dead_stones.value,
+                "komi": p.base.komi_of(1),
+            }
+            for p in PRESETS.values()
+        ]
+    }
 
 
 @router.post("/games", status_code=201)
@@ -230,10 +252,21 @@ async def download_sgf(
 
 @router.get("/dashboard")
 async def my_dashboard(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+    challenges = await repo.challenges_for(db, viewer.user.id)
+    names = {
+        u.id: u.username for u in (await repo.users_by_ids(db, [g.created_by for g in challenges])).values()
+    }
     return {
         "games": await queries.dashboard(db, viewer.user.id),
         "challenges": [
-            {"id": g.id, "options": g.options, "from": g.created_by}
-            for g in await repo.challenges_for(db, viewer.user.id)
+            {
+                "id": g.id,
+                "options": g.options,
+                "from": g.created_by,
+                "from_username": names.get(g.created_by),
+                "invite_code": g.invite_code,
+                "match_id": g.match_id,
+            }
+            for g in challenges
         ],
     }

@@ -27,7 +27,8 @@ async def load_visible_game(db: AsyncSession, game_id: int, user_id: int | None,
         raise NotFound(f"there is no game {game_id}")
     if game.visibility == "private" and invite != game.invite_code:
         players = await repo.players_of(db, game_id)
-        if user_id is None or all(p.user_id != user_id for p in players):
+        invited = user_id is not None and game.challenge_to == user_id
+        if not invited and (user_id is None or all(p.user_id != user_id for p in players)):
             raise Forbidden("this private game needs its invite link")
     return game
 
@@ -70,8 +71,11 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
         ],
         "you": {"user_id": user_id, "team": team} if user_id is not None else None,
     }
-    if team is not None and game.visibility == "private":
+    is_player = user_id is not None and any(p.user_id == user_id for p in players)
+    if game.visibility == "private" and (is_player or game.challenge_to == user_id):
         data["invite_code"] = game.invite_code
+    data["draw_offers"] = list(game.draw_offers)
+    data["redo"] = len(game.redo)
     if game.status in {"active", "finished"}:
         data["position"] = position_view(await service.current_state(db, game))
         data["moves"] = [
@@ -84,6 +88,7 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
             "id": c.id,
             "user_id": c.user_id,
             "user": users[c.user_id].username if c.user_id in users else "?",
+            "team": next((p.team for p in players if p.user_id == c.user_id), None),
             "channel": c.channel,
             "text": c.text,
             "at": _iso(c.created_at),
@@ -123,7 +128,8 @@ async def visible_events(
     return out
 
 
-async def lobby(db: AsyncSession) -> list[dict[str, Any]]:
+async def lobby(db: AsyncSession, user_id: int | None = None) -> list[dict[str, Any]]:
+    """Open public games with free seats; `joined` tells the viewer whether they are in it already."""
     out = []
     for game in await repo.open_games(db):
         options = GoOptions.from_json(game.options)
@@ -136,6 +142,7 @@ async def lobby(db: AsyncSession) -> list[dict[str, Any]]:
                 "seats": options.seats,
                 "free": options.seats - len(players),
                 "teams": [sum(1 for p in players if p.team == t) for t in range(1, options.teams + 1)],
+                "joined": user_id is not None and any(p.user_id == user_id for p in players),
                 "created_at": _iso(game.created_at),
             }
         )

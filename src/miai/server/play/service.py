@@ -245,7 +245,7 @@ class GameService:
                 raise Conflict("the game is not waiting for players")
             if game.challenge_to is not None and game.challenge_to != user.id:
                 raise Forbidden("this game is a challenge to another player")
-            if game.visibility == "private" and invite != game.invite_code:
+            if game.visibility == "private" and invite != game.invite_code and game.challenge_to != user.id:
                 raise Forbidden("this private game needs its invite link")
             options = GoOptions.from_json(game.options)
             players = await repo.players_of(tx.db, game_id)

@@ -61,6 +61,8 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
         try:
             await queries.load_visible_game(db, game_id, user_id, invite)
         except CommandError as err:
+            # Accept first so that the client sees the close code (a refused handshake is a bare 403).
+            await websocket.accept()
             await websocket.close(code=4404 if err.status == 404 else 4403, reason=err.message[:120])
             return
         team = queries.viewer_team(await repo.players_of(db, game_id), user_id)
@@ -179,6 +181,7 @@ async def user_socket(websocket: WebSocket) -> None:
     """Dashboard and lobby pings for the logged-in user: {"t": "dashboard" | "lobby" | "challenge"}."""
     viewer = await _viewer(websocket)
     if viewer is None:
+        await websocket.accept()
         await websocket.close(code=4401, reason="log in first")
         return
     await websocket.accept()

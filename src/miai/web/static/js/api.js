@@ -1,0 +1,53 @@
+// The HTTP API client: JSON in and out, the CSRF header on every write, errors as ApiError.
+const BASE = '/api/v1';
+let csrfToken = null;
+
+export function setCsrf(token) {
+  csrfToken = token || null;
+}
+
+export class ApiError extends Error {
+  constructor(status, body) {
+    super((body && body.message) || `the server answered ${status}`);
+    this.status = status;
+    this.code = (body && body.error) || 'error';
+    this.reason = body && body.reason; // illegal moves: occupied, suicide, ko, superko ...
+    this.body = body || {};
+  }
+}
+
+export async function api(method, path, body) {
+  const headers = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
+  let response;
+  try {
+    response = await fetch(BASE + path, {
+      method,
+      headers,
+      credentials: 'same-origin',
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError(0, { error: 'network', message: 'the server cannot be reached; check your connection' });
+  }
+  if (response.status === 204) return null;
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) throw new ApiError(response.status, data);
+  return data;
+}
+
+export const get = (path) => api('GET', path);
+export const post = (path, body = {}) => api('POST', path, body);
+export const patch = (path, body) => api('PATCH', path, body);
+export const del = (path) => api('DELETE', path);
+
+/** `?invite=CODE` for private games, or an empty string. */
+export function inviteQuery(invite, first = '?') {
+  return invite ? `${first}invite=${encodeURIComponent(invite)}` : '';
+}

@@ -1,0 +1,151 @@
+// Boot and routing: one page per path, links handled in place, the navigation bar, the user's live feed.
+import { get } from './api.js';
+import { clear, h, link, toast } from './dom.js';
+import { createPage } from './pages/create.js';
+import { dashboardPage } from './pages/dashboard.js';
+import { gamePage } from './pages/game.js';
+import { lobbyPage } from './pages/lobby.js';
+import { loginPage, registerPage } from './pages/auth.js';
+import { settingsPage } from './pages/settings.js';
+import { loadSession, logout, onSessionChange, session } from './session.js';
+import { userEvents } from './userfeed.js';
+
+const ROUTES = [
+  [/^\/$/, lobbyPage, 'Lobby'],
+  [/^\/new$/, createPage, 'New game'],
+  [/^\/games\/(?<id>\d+)$/, gamePage, 'Game'],
+  [/^\/dashboard$/, dashboardPage, 'Dashboard'],
+  [/^\/settings$/, settingsPage, 'Settings'],
+  [/^\/login$/, loginPage, 'Log in'],
+  [/^\/register$/, registerPage, 'Register'],
+];
+
+const main = document.getElementById('main');
+let cleanup = null;
+let rendering = 0;
+let yourTurn = 0;
+
+async function route() {
+  const ticket = ++rendering;
+  if (cleanup) {
+    try {
+      cleanup();
+    } catch {
+      // a page that fails to clean up must not block the next one
+    }
+    cleanup = null;
+  }
+  const path = location.pathname.replace(/\/+$/, '') || '/';
+  const query = new URLSearchParams(location.search);
+  const found = ROUTES.find(([re]) => re.test(path));
+  renderNav(path);
+  if (!found) {
+    clear(main, h('div.card', h('h1', 'Not found'), h('p', 'There is no page here. ', link('/', 'Go to the lobby'))));
+    return;
+  }
+  const [re, page, title] = found;
+  document.title = `${title} · Miai`;
+  try {
+    const result = await page(main, re.exec(path).groups || {}, query);
+    if (ticket !== rendering) {
+      if (typeof result === 'function') result(); // the user already went elsewhere
+      return;
+    }
+    cleanup = typeof result === 'function' ? result : null;
+  } catch (err) {
+    clear(main, h('div.card', h('h1', 'Something went wrong'), h('p.error', err.message)));
+  }
+}
+
+export function go(url, replace = false) {
+  if (replace) history.replaceState(null, '', url);
+  else history.pushState(null, '', url);
+  route();
+  main.focus({ preventScroll: true });
+  window.scrollTo(0, 0);
+}
+
+function renderNav(path = location.pathname) {
+  const nav = document.getElementById('nav');
+  const item = (href, text, id) => h('a', { href, 'data-link': true, id, 'aria-current': path === href ? 'page' : null }, text);
+  if (session.user) {
+    clear(nav,
+      item('/', 'Lobby', 'nav-lobby'),
+      item('/new', 'New game', 'nav-new'),
+      h('a', { href: '/dashboard', 'data-link': true, id: 'nav-dashboard', 'aria-current': path === '/dashboard' ? 'page' : null },
+        'Dashboard', yourTurn ? h('span.badge', { 'aria-label': `${yourTurn} games where it is your turn` }, String(yourTurn)) : null),
+      item('/settings', 'Settings', 'nav-settings'),
+      h('span.user', { id: 'nav-user' }, session.user.username),
+      h('button.link#logout', { type: 'button', onclick: doLogout }, 'Log out'),
+    );
+  } else {
+    clear(nav, item('/', 'Lobby', 'nav-lobby'), item('/login', 'Log in', 'nav-login'), item('/register', 'Register', 'nav-register'));
+  }
+}
+
+async function doLogout() {
+  try {
+    await logout();
+    toast('Logged out.');
+  } catch (err) {
+    toast(err.message, 'error');
+  }
+  go('/');
+}
+
+async function countYourTurn() {
+  if (!session.user) {
+    yourTurn = 0;
+  } else {
+    try {
+      yourTurn = (await get('/dashboard')).games.filter((g) => g.your_turn).length;
+    } catch {
+      return;
+    }
+  }
+  renderNav();
+}
+
+document.addEventListener('click', (event) => {
+  const a = event.target.closest('a[data-link]');
+  if (!a || event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+  const url = new URL(a.href, location.href);
+  if (url.origin !== location.origin) return;
+  event.preventDefault();
+  go(url.pathname + url.search);
+});
+window.addEventListener('popstate', route);
+window.addEventListener('miai:navigate', (e) => go(e.detail));
+
+let countTimer = null;
+userEvents.subscribe((m) => {
+  if (m.t === 'logged_out') loadSession().catch(() => {});
+  if (m.t === 'dashboard' || m.t === 'challenge' || m.t === 'resync') {
+    clearTimeout(countTimer);
+    countTimer = setTimeout(countYourTurn, 300);
+  }
+});
+
+let previousUser = undefined;
+onSessionChange((user) => {
+  const id = user ? user.id : null;
+  if (id !== previousUser) {
+    previousUser = id;
+    if (user) userEvents.start();
+    else userEvents.stop();
+    countYourTurn();
+  }
+  renderNav();
+});
+
+async function boot() {
+  try {
+    await loadSession();
+  } catch (err) {
+    toast(`Could not reach the server: ${err.message}`, 'error');
+  }
+  document.body.dataset.ready = 'true';
+  await route();
+}
+
+boot();

@@ -1,0 +1,265 @@
+// The SVG board: any size 5..25, coordinates, stones with team marks, last move, territory map,
+// a keyboard cursor (arrow keys, Enter plays) and an ARIA grid naming every point and what is on it.
+import { LETTERS, vertex } from './format.js';
+import { markSvg, teamStyle, territorySvg } from './palette.js';
+
+const S = 10; // one grid step in SVG units
+const NS = 'http://www.w3.org/2000/svg';
+let boards = 0;
+
+function starPoints(size) {
+  if (size < 7) return [];
+  const edge = size >= 13 ? 3 : 2;
+  const lines = [edge, size - 1 - edge];
+  const mid = (size - 1) / 2;
+  const odd = size % 2 === 1;
+  const pts = [];
+  for (const r of lines) for (const c of lines) pts.push([c, r]);
+  if (odd) {
+    pts.push([mid, mid]);
+    if (size >= 19) for (const e of lines) pts.push([mid, e], [e, mid]);
+  }
+  return pts;
+}
+
+export class BoardView {
+  /**
+   * handlers: onActivate(p) on click or Enter, onHover(p | null) as the pointer moves, onCursor(p) when the
+   * keyboard cursor moves, onKey(event) for keys the board does not use.
+   */
+  constructor(host, handlers = {}) {
+    this.id = `board${++boards}`;
+    this.handlers = handlers;
+    this.view = null;
+    this.cursor = null;
+    this.overlayState = {};
+    this.svg = document.createElementNS(NS, 'svg');
+    this.svg.classList.add('board');
+    this.svg.setAttribute('role', 'grid');
+    this.svg.setAttribute('tabindex', '0');
+    this.svg.setAttribute('aria-roledescription', 'Go board');
+    this.base = document.createElementNS(NS, 'g');
+    this.marks = document.createElementNS(NS, 'g');
+    this.over = document.createElementNS(NS, 'g');
+    this.hits = document.createElementNS(NS, 'g');
+    this.base.setAttribute('aria-hidden', 'true');
+    this.marks.setAttribute('aria-hidden', 'true');
+    this.over.setAttribute('aria-hidden', 'true');
+    this.over.classList.add('overlay');
+    this.svg.append(this.base, this.marks, this.over, this.hits);
+    host.append(this.svg);
+    this.svg.addEventListener('pointermove', (e) => this.handlers.onHover?.(this.pointOf(e)));
+    this.svg.addEventListener('pointerleave', () => this.handlers.onHover?.(null));
+    this.svg.addEventListener('click', (e) => {
+      const p = this.pointOf(e);
+      if (p === null) return;
+      this.setCursor(p, false);
+      this.handlers.onActivate?.(p, false);
+    });
+    this.svg.addEventListener('keydown', (e) => this.key(e));
+    this.svg.addEventListener('pointerdown', () => {
+      this.keyboard = false; // the cursor square is for keyboard users only
+    });
+    this.svg.addEventListener('focus', () => {
+      if (!this.svg.matches(':focus-visible') || !this.view) return;
+      this.keyboard = true;
+      this.setCursor(this.cursor === null ? this.centre() : this.cursor, true);
+    });
+  }
+
+  pointOf(event) {
+    const target = event.target.closest ? event.target.closest('[data-p]') : null;
+    return target ? Number(target.dataset.p) : null;
+  }
+
+  centre() {
+    const n = this.view.size;
+    return Math.floor(n / 2) * n + Math.floor(n / 2);
+  }
+
+  key(event) {
+    if (!this.view) return;
+    const n = this.view.size;
+    const p = this.cursor === null ? this.centre() : this.cursor;
+    const row = Math.floor(p / n);
+    const col = p % n;
+    const moves = {
+      ArrowUp: [row + 1, col], ArrowDown: [row - 1, col], ArrowLeft: [row, col - 1], ArrowRight: [row, col + 1],
+      Home: [row, 0], End: [row, n - 1],
+    };
+    if (event.key in moves) {
+      const [r, c] = moves[event.key];
+      event.preventDefault();
+      this.setCursor(Math.max(0, Math.min(n - 1, r)) * n + Math.max(0, Math.min(n - 1, c)), true);
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      this.setCursor(p, true);
+      this.handlers.onActivate?.(p, true);
+    } else {
+      this.handlers.onKey?.(event);
+    }
+  }
+
+  setCursor(p, fromKeyboard) {
+    this.cursor = p;
+    if (fromKeyboard) this.keyboard = true;
+    this.svg.setAttribute('aria-activedescendant', `${this.id}-p${p}`);
+    this.overlay(this.overlayState);
+    if (fromKeyboard) this.handlers.onCursor?.(p);
+  }
+
+  x(p) {
+    return this.margin + (p % this.view.size) * S;
+  }
+
+  y(p) {
+    return this.margin + (this.view.size - 1 - Math.floor(p / this.view.size)) * S;
+  }
+
+  /**
+   * view: {size, board (team per point, 0 empty), palette, coords, last (point|null), territory (owner per
+   * point|null), dead (Set of points), label}
+   */
+  render(view) {
+    const sizeChanged = !this.view || this.view.size !== view.size || this.view.coords !== view.coords;
+    this.view = view;
+    const n = view.size;
+    this.margin = view.coords ? 1.5 * S : 0.7 * S;
+    const m = this.margin;
+    const full = 2 * m + (n - 1) * S;
+    this.svg.setAttribute('viewBox', `0 0 ${full} ${full}`);
+    this.svg.setAttribute('aria-label', view.label || `Go board ${n} by ${n}`);
+    this.svg.dataset.size = String(n);
+    this.svg.dataset.palette = view.palette;
+    if (sizeChanged) this.base.innerHTML = this.grid(n, m, full, view.coords);
+    this.marks.innerHTML = this.stones(view);
+    this.hitLayer(view, sizeChanged);
+    this.overlay(this.overlayState);
+  }
+
+  grid(n, m, full, coords) {
+    const end = m + (n - 1) * S;
+    let out = `<rect class="wood" x="0" y="0" width="${full}" height="${full}" rx="2"/>`;
+    let lines = '';
+    for (let i = 0; i < n; i++) {
+      const t = m + i * S;
+      lines += `M${m} ${t}H${end}M${t} ${m}V${end}`;
+    }
+    out += `<path class="lines" d="${lines}"/>`;
+    for (const [c, r] of starPoints(n)) {
+      out += `<circle class="star" cx="${m + c * S}" cy="${m + (n - 1 - r) * S}" r="${S * 0.11}"/>`;
+    }
+    if (coords) {
+      for (let i = 0; i < n; i++) {
+        const t = m + i * S;
+        const letter = LETTERS[i];
+        const number = n - i;
+        out += `<text class="coord" x="${t}" y="${m * 0.42}">${letter}</text>`;
+        out += `<text class="coord" x="${t}" y="${full - m * 0.42}">${letter}</text>`;
+        out += `<text class="coord" x="${m * 0.42}" y="${t}">${number}</text>`;
+        out += `<text class="coord" x="${full - m * 0.42}" y="${t}">${number}</text>`;
+      }
+    }
+    return out;
+  }
+
+  stones(view) {
+    const r = S * 0.48;
+    let out = '';
+    const dead = view.dead || new Set();
+    view.board.forEach((team, p) => {
+      if (!team) return;
+      const style = teamStyle(view.palette, team);
+      const x = this.x(p);
+      const y = this.y(p);
+      const cls = dead.has(p) ? 'stone dead' : 'stone';
+      out += `<g class="${cls}" data-team="${team}"><circle cx="${x}" cy="${y}" r="${r}" fill="${style.fill}" class="${style.outline ? 'hc' : ''}"/>${markSvg(style, x, y, S * 0.2)}</g>`;
+    });
+    if (view.territory) {
+      view.territory.forEach((owner, p) => {
+        if (!owner || (view.board[p] && !dead.has(p))) return;
+        out += `<g class="territory" data-team="${owner}">${territorySvg(teamStyle(view.palette, owner), this.x(p), this.y(p), S * 0.2)}</g>`;
+      });
+    }
+    if (view.last !== null && view.last !== undefined && view.board[view.last]) {
+      out += `<circle class="last-move" cx="${this.x(view.last)}" cy="${this.y(view.last)}" r="${r + S * 0.04}"/>`;
+    }
+    return out;
+  }
+
+  describe(view, p) {
+    const team = view.board[p];
+    let text = `${vertex(p, view.size)}: `;
+    if (team) {
+      const style = teamStyle(view.palette, team);
+      text += `team ${team} stone (${style.name}, ${style.shape || `letter ${style.letter}`})`;
+      if (view.dead && view.dead.has(p)) text += ', dead';
+      if (p === view.last) text += ', last move';
+    } else {
+      text += 'empty';
+    }
+    const owner = view.territory ? view.territory[p] : 0;
+    if (owner && (!team || (view.dead && view.dead.has(p)))) text += `, territory of team ${owner}`;
+    return text;
+  }
+
+  hitLayer(view, rebuild) {
+    const n = view.size;
+    if (rebuild) {
+      let out = '';
+      for (let row = n - 1; row >= 0; row--) {
+        out += `<g role="row" aria-rowindex="${n - row}">`;
+        for (let col = 0; col < n; col++) {
+          const p = row * n + col;
+          out += `<rect role="gridcell" id="${this.id}-p${p}" data-p="${p}" x="${this.x(p) - S / 2}" y="${this.y(p) - S / 2}" width="${S}" height="${S}" class="hit"/>`;
+        }
+        out += '</g>';
+      }
+      this.hits.innerHTML = out;
+      this.cells = [...this.hits.querySelectorAll('[data-p]')].sort((a, b) => a.dataset.p - b.dataset.p);
+    }
+    for (let p = 0; p < n * n; p++) {
+      const label = this.describe(view, p);
+      const cell = this.cells[p];
+      if (cell.getAttribute('aria-label') !== label) cell.setAttribute('aria-label', label);
+    }
+  }
+
+  /** Change some transient marks and keep the others. */
+  mark(changes) {
+    this.overlay({ ...this.overlayState, ...changes });
+  }
+
+  /** Transient marks: {hover: {p, team, legal}, preview: {p, team}}; the keyboard cursor is drawn too. */
+  overlay(state) {
+    this.overlayState = state;
+    if (!this.view) return;
+    const r = S * 0.48;
+    let out = '';
+    const { hover, preview } = state;
+    if (preview && !this.view.board[preview.p]) {
+      const style = teamStyle(this.view.palette, preview.team);
+      const x = this.x(preview.p);
+      const y = this.y(preview.p);
+      out += `<g class="preview"><circle cx="${x}" cy="${y}" r="${r}" fill="${style.fill}"/>${markSvg(style, x, y, S * 0.2)}</g>`;
+    }
+    if (hover && (!preview || hover.p !== preview.p)) {
+      const x = this.x(hover.p);
+      const y = this.y(hover.p);
+      if (hover.legal) {
+        const style = teamStyle(this.view.palette, hover.team);
+        out += `<g class="ghost"><circle cx="${x}" cy="${y}" r="${r}" fill="${style.fill}"/>${markSvg(style, x, y, S * 0.2)}</g>`;
+      } else {
+        const d = S * 0.22;
+        out += `<path class="illegal" d="M${x - d} ${y - d}L${x + d} ${y + d}M${x + d} ${y - d}L${x - d} ${y + d}"/>`;
+      }
+    }
+    const cursor = this.keyboard ? this.cursor : null;
+    if (cursor !== null && cursor < this.view.size ** 2) {
+      const x = this.x(cursor);
+      const y = this.y(cursor);
+      out += `<rect class="cursor" x="${x - S / 2 + 0.6}" y="${y - S / 2 + 0.6}" width="${S - 1.2}" height="${S - 1.2}" rx="1"/>`;
+    }
+    this.over.innerHTML = out;
+  }
+}

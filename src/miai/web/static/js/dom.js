@@ -1,0 +1,91 @@
+// Tiny DOM helpers: element building, a toast line, and a modal confirmation dialog.
+
+/** h('button.primary#go', {onclick, disabled: true}, 'text', child...) */
+export function h(spec, attrs, ...children) {
+  const match = /^([a-z0-9-]+)?((?:[.#][\w-]+)*)$/i.exec(spec);
+  const el = document.createElement((match && match[1]) || 'div');
+  if (match && match[2]) {
+    for (const part of match[2].match(/[.#][\w-]+/g)) {
+      if (part[0] === '.') el.classList.add(part.slice(1));
+      else el.id = part.slice(1);
+    }
+  }
+  if (attrs !== undefined && attrs !== null && (typeof attrs !== 'object' || attrs instanceof Node || Array.isArray(attrs))) {
+    children.unshift(attrs);
+    attrs = null;
+  }
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith('on') && typeof value === 'function') el.addEventListener(key.slice(2), value);
+    else if (key === 'dataset') Object.assign(el.dataset, value);
+    else if (key === 'value') el.value = value;
+    else if (key === 'checked') el.checked = Boolean(value);
+    else el.setAttribute(key, value === true ? '' : String(value));
+  }
+  append(el, children);
+  return el;
+}
+
+function append(el, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(el, child);
+    else el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+export function clear(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+let toastTimer = null;
+
+/** A short message at the bottom of the screen; `kind` error stays longer. */
+export function toast(message, kind = 'info') {
+  const el = document.getElementById('toast');
+  el.textContent = message;
+  el.className = `toast show ${kind}`;
+  clearTimeout(toastTimer);
+  toastTimer = setTimeout(() => {
+    el.className = 'toast';
+  }, kind === 'error' ? 7000 : 3500);
+}
+
+/** Ask before something that cannot be undone; resolves true on OK. */
+export function confirmDialog(title, text, okLabel = 'OK') {
+  const dialog = document.getElementById('confirm-dialog');
+  dialog.querySelector('#confirm-title').textContent = title;
+  dialog.querySelector('#confirm-text').textContent = text;
+  dialog.querySelector('#confirm-ok').textContent = okLabel;
+  dialog.returnValue = '';
+  dialog.showModal();
+  return new Promise((resolve) => {
+    dialog.addEventListener('close', () => resolve(dialog.returnValue === 'ok'), { once: true });
+  });
+}
+
+/** Navigate inside the single-page app (app.js listens). */
+export function navigate(url) {
+  window.dispatchEvent(new CustomEvent('miai:navigate', { detail: url }));
+}
+
+/** A small inline SVG icon (decorative; the button carries the label). */
+export function icon(name) {
+  const paths = {
+    first: 'M5 4h2v16H5zM19 4v16L8 12z',
+    prev: 'M17 4v16L6 12z',
+    next: 'M7 4v16l11-8z',
+    last: 'M17 4h2v16h-2zM5 4v16l11-8z',
+  };
+  const span = document.createElement('span');
+  span.className = 'icon';
+  span.setAttribute('aria-hidden', 'true');
+  span.innerHTML = `<svg viewBox="0 0 24 24" width="18" height="18"><path d="${paths[name]}" fill="currentColor"/></svg>`;
+  return span;
+}
+
+export function link(href, ...children) {
+  return h('a', { href, 'data-link': true }, ...children);
+}

@@ -1,0 +1,95 @@
+// Text for people: vertices, durations, game options, results.
+
+export const LETTERS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ'; // GTP columns: no I, enough for 25x25
+
+/** GTP vertex of point `p` (row 0 at the bottom, p = row * size + col). */
+export function vertex(p, size) {
+  return LETTERS[p % size] + String(Math.floor(p / size) + 1);
+}
+
+/** 86400 -> "1 day", 90 -> "1 min 30 s". */
+export function duration(seconds) {
+  seconds = Math.max(0, Math.round(seconds));
+  const parts = [];
+  const units = [['day', 86400], ['h', 3600], ['min', 60], ['s', 1]];
+  for (const [name, size] of units) {
+    const n = Math.floor(seconds / size);
+    seconds -= n * size;
+    if (n) parts.push(name === 'day' ? `${n} day${n > 1 ? 's' : ''}` : `${n} ${name}`);
+  }
+  return parts.slice(0, 2).join(' ') || '0 s';
+}
+
+/** A countdown: "2d 03h", "5:04:09", "04:09". */
+export function countdown(seconds) {
+  seconds = Math.max(0, Math.floor(seconds));
+  const d = Math.floor(seconds / 86400);
+  const hh = Math.floor((seconds % 86400) / 3600);
+  const mm = Math.floor((seconds % 3600) / 60);
+  const ss = seconds % 60;
+  const two = (n) => String(n).padStart(2, '0');
+  if (d) return `${d}d ${two(hh)}h ${two(mm)}m`;
+  if (hh) return `${hh}:${two(mm)}:${two(ss)}`;
+  return `${two(mm)}:${two(ss)}`;
+}
+
+export function secondsUntil(iso, now = Date.now()) {
+  return iso ? (Date.parse(iso) - now) / 1000 : null;
+}
+
+export const PRESETS = [
+  ['', 'Default (Dgo for 2 colours, DipGo for more)'],
+  ['dgo', 'Dgo (Dan-Ball)'],
+  ['dipgo', 'DipGo (multi-colour)'],
+  ['itsyourturn', 'itsyourturn'],
+  ['chinese', 'Chinese'],
+  ['japanese', 'Japanese'],
+  ['korean', 'Korean'],
+  ['aga', 'AGA'],
+  ['nz', 'New Zealand'],
+  ['tromp-taylor', 'Tromp-Taylor'],
+  ['ing', 'Ing'],
+];
+
+export function presetTitle(key) {
+  const found = PRESETS.find(([k]) => k === key);
+  return found ? found[1] : key;
+}
+
+export function clockText(o) {
+  const per = `${duration(o.seconds_per_move)} per move`;
+  if (o.clock === 'fischer') return `Fischer ${duration(o.main_time)} + ${duration(o.increment)}, ${per}`;
+  if (o.clock === 'byoyomi') {
+    return `byo-yomi ${duration(o.main_time)} + ${o.periods}×${duration(o.period_time)}, ${per}`;
+  }
+  return per;
+}
+
+/** One line about a game's options, for lists. */
+export function optionsSummary(o) {
+  const parts = [
+    `${o.size}×${o.size}`,
+    o.players_per_team > 1 ? `${o.teams} teams of ${o.players_per_team}` : `${o.teams} colours`,
+    presetTitle(o.preset),
+  ];
+  if (o.handicap) parts.push(`handicap ${o.handicap}`);
+  if (o.komi && o.komi.length) parts.push(`komi ${o.komi.join('/')}`);
+  if (o.ko) parts.push(`${o.ko} ko`);
+  if (o.capture_points) parts.push('capture points');
+  if (o.remove_inactive_stones) parts.push('inactive stones removed');
+  if (o.move_limit) parts.push(`limit ${o.move_limit} rounds`);
+  parts.push(clockText(o));
+  if (o.visibility === 'private') parts.push('private');
+  return parts.join(' · ');
+}
+
+export const END_REASONS = {
+  passes: 'the game ended by passes',
+  last_colour: 'only one team was left in the game',
+  move_limit: 'the move limit was reached',
+  agreed_draw: 'the remaining teams agreed to a draw',
+};
+
+export function moveText(move) {
+  return { pass: 'pass', resign: 'resigns', timeout: 'times out', autopass: 'passes (no legal move)', draw: 'agreed draw' }[move] || move;
+}

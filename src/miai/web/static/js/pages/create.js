@@ -1,0 +1,182 @@
+// The create-game form: every option POST /api/v1/games accepts.
+import { post } from '../api.js';
+import { clear, h, link, navigate, toast } from '../dom.js';
+import { PRESETS } from '../format.js';
+import { session } from '../session.js';
+
+const UNITS = [['seconds', 1], ['minutes', 60], ['hours', 3600], ['days', 86400]];
+
+function field(label, input, help = null) {
+  const id = input.id;
+  return h('div.field', h('label', { for: id }, label), input, help ? h('small.muted', { id: `${id}-help` }, help) : null);
+}
+
+function select(id, options, value = '') {
+  return h(`select#${id}`, { name: id },
+    options.map(([v, text]) => h('option', { value: v, selected: String(v) === String(value) }, text)));
+}
+
+function number(id, value, attrs = {}) {
+  return h(`input#${id}`, { type: 'number', name: id, value: String(value), ...attrs });
+}
+
+function timeInput(id, seconds, unit) {
+  return h('span.time-input',
+    number(id, seconds / unit, { min: '0', step: 'any', 'aria-label': id.replace(/-/g, ' ') }),
+    select(`${id}-unit`, UNITS.map(([name, size]) => [size, name]), unit));
+}
+
+export async function createPage(main) {
+  if (!session.user) {
+    clear(main, h('div.card', h('h1', 'Create a game'), h('p', link('/login?next=/new', 'Log in'), ' to create a game.')));
+    return;
+  }
+  const teamsSel = select('teams', Array.from({ length: 7 }, (_, i) => [i + 2, `${i + 2}`]), 2);
+  const teamSel = select('team', [['', 'random'], [1, '1'], [2, '2']], '');
+  const clockSel = select('clock', [['none', 'only a limit per move'], ['fischer', 'Fischer'], ['byoyomi', 'byo-yomi']], 'none');
+  const clockFields = h('div.clock-fields');
+  const error = h('p.error', { role: 'alert', id: 'create-error' });
+
+  const form = h('form.card.create', { id: 'create-form', novalidate: true },
+    h('h1', 'Create a game'),
+    h('fieldset', h('legend', 'Board and teams'),
+      field('Board size', number('size', 9, { min: '5', max: '25' }), '5 to 25'),
+      field('Teams (colours)', teamsSel),
+      field('Players per team', number('players-per-team', 1, { min: '1', max: '8' })),
+      field('Your team', teamSel),
+    ),
+    h('fieldset', h('legend', 'Rules'),
+      field('Rules preset', select('preset', PRESETS, '')),
+      field('Komi', h('input#komi', { type: 'text', name: 'komi', placeholder: 'preset default', inputmode: 'decimal' }),
+        'One value (White) for 2 colours, or one per colour separated by commas'),
+      field('Ko rule', select('ko', [['', 'preset default'], ['simple', 'simple ko'], ['positional', 'positional superko'], ['situational', 'situational superko']])),
+      field('Points for captures', select('capture-points', [['', 'preset default'], ['true', 'yes'], ['false', 'no']])),
+      field('Remove stones of inactive teams', select('remove-inactive', [['', 'preset default'], ['true', 'yes'], ['false', 'no']])),
+      field('Move limit (rounds)', number('move-limit', '', { min: '1', max: '10000', placeholder: 'none' })),
+      field('Handicap', number('handicap', 0, { min: '0', max: '9' }), 'Two colours only'),
+    ),
+    h('fieldset', h('legend', 'Time'),
+      field('Time per move', timeInput('seconds-per-move', 86400, 86400)),
+      field('Clock', clockSel),
+      clockFields,
+    ),
+    h('fieldset', h('legend', 'Who can play'),
+      field('Visibility', select('visibility', [['public', 'public (in the lobby)'], ['private', 'private (invite link)']])),
+      field('Challenge a player', h('input#challenge', { type: 'text', name: 'challenge', placeholder: 'username (optional)', autocomplete: 'off' }), 'Two-player games only'),
+      h('div.field.check', h('input#swap-match', { type: 'checkbox', name: 'swap-match' }),
+        h('label', { for: 'swap-match' }, 'Swap match: a second game with the colours swapped (needs a challenge)')),
+    ),
+    error,
+    h('div.row', h('button.primary#create-submit', { type: 'submit' }, 'Create game'), link('/', 'Cancel')),
+  );
+  clear(main, practiceForm(), form);
+  const $ = (id) => form.querySelector(`#${id}`);
+
+  function renderTeamChoices() {
+    const n = Number(teamsSel.value);
+    const keep = teamSel.value;
+    clear(teamSel, h('option', { value: '' }, 'random'), Array.from({ length: n }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))));
+    teamSel.value = Number(keep) <= n ? keep : '';
+  }
+
+  function renderClockFields() {
+    const mode = clockSel.value;
+    if (mode === 'none') clear(clockFields);
+    else if (mode === 'fischer') {
+      clear(clockFields, field('Main time', timeInput('main-time', 3600, 60)), field('Increment per move', timeInput('increment', 30, 1)));
+    } else {
+      clear(clockFields, field('Main time', timeInput('main-time', 3600, 60)), field('Periods', number('periods', 5, { min: '1', max: '100' })),
+        field('Period length', timeInput('period-time', 30, 1)));
+    }
+  }
+
+  teamsSel.addEventListener('change', renderTeamChoices);
+  clockSel.addEventListener('change', renderClockFields);
+
+  const seconds = (id) => Number($(id).value) * Number($(`${id}-unit`).value);
+  const tri = (id) => ($(id).value === '' ? null : $(id).value === 'true');
+
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    error.textContent = '';
+    const body = {
+      size: Number($('size').value),
+      teams: Number(teamsSel.value),
+      players_per_team: Number($('players-per-team').value),
+      preset: $('preset').value,
+      ko: $('ko').value || null,
+      capture_points: tri('capture-points'),
+      remove_inactive_stones: tri('remove-inactive'),
+      move_limit: $('move-limit').value ? Number($('move-limit').value) : null,
+      handicap: Number($('handicap').value || 0),
+      seconds_per_move: seconds('seconds-per-move'),
+      clock: clockSel.value,
+      visibility: $('visibility').value,
+      team: teamSel.value ? Number(teamSel.value) : null,
+      challenge: $('challenge').value.trim() || null,
+      swap_match: $('swap-match').checked,
+    };
+    const komi = $('komi').value.trim();
+    if (komi) {
+      const values = komi.split(/[,;\s]+/).filter(Boolean).map(Number);
+      if (values.some((v) => Number.isNaN(v))) {
+        error.textContent = 'Komi: numbers separated by commas, such as 6.5 or 0, 0.5, 1';
+        return;
+      }
+      body.komi = values;
+    }
+    if (body.clock !== 'none') {
+      body.main_time = seconds('main-time');
+      if (body.clock === 'fischer') body.increment = seconds('increment');
+      else {
+        body.periods = Number($('periods').value);
+        body.period_time = seconds('period-time');
+      }
+    }
+    const button = $('create-submit');
+    button.disabled = true;
+    try {
+      const created = await post('/games', body);
+      if (created.invite_code) sessionStorage.setItem(`miai-invite-${created.id}`, created.invite_code);
+      if (created.games && created.games.length > 1) toast(`Created the swap match: games ${created.games.join(' and ')}.`);
+      navigate(`/games/${created.id}${created.invite_code ? `?invite=${encodeURIComponent(created.invite_code)}` : ''}`);
+    } catch (err) {
+      error.textContent = err.message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+}
+
+/** A practice game (POST /api/v1/practice): against the computer, or both colours at one screen. */
+function practiceForm() {
+  const error = h('p.error', { role: 'alert' });
+  const form = h('form.card.create#practice-form',
+    h('h2', 'Practice'),
+    h('fieldset', h('legend', 'Play the computer, or both colours at one screen'),
+      field('Board size', select('practice-size', [[7, '7×7'], [9, '9×9'], [13, '13×13'], [19, '19×19']], 9)),
+      field('Opponent', select('practice-mode', [['computer', 'the computer'], ['local', 'nobody: I play both colours']])),
+      field('Your colour', select('practice-colour', [['black', 'black'], ['white', 'white'], ['random', 'random']])),
+      field('Computer level', select('practice-level', Array.from({ length: 10 }, (_, i) => [i + 1, String(i + 1)]), 1)),
+    ),
+    error,
+    h('button.primary#practice-submit', { type: 'submit' }, 'Start practice game'),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    error.textContent = '';
+    const value = (id) => form.querySelector(`#${id}`).value;
+    try {
+      const created = await post('/practice', {
+        size: Number(value('practice-size')),
+        mode: value('practice-mode'),
+        colour: value('practice-colour'),
+        level: Number(value('practice-level')),
+      });
+      navigate(`/games/${created.id}`);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  return form;
+}

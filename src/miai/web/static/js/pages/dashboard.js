@@ -1,0 +1,123 @@
+// The dashboard: my unfinished games, "your turn" first and then by time left; challenges to accept or decline.
+import { get, post } from '../api.js';
+import { clear, confirmDialog, h, link, navigate, toast } from '../dom.js';
+import { countdown, optionsSummary, secondsUntil } from '../format.js';
+import { swatch } from '../palette.js';
+import { session, settings } from '../session.js';
+import { userEvents } from '../userfeed.js';
+
+const STATUS = { waiting: 'waiting for players', confirming: 'waiting for confirmations', active: 'in play' };
+const challengers = new Map(); // game id -> username, looked up once
+
+async function challengerName(challenge) {
+  if (challengers.has(challenge.id)) return challengers.get(challenge.id);
+  let name = `player #${challenge.from}`;
+  try {
+    const snap = await get(`/games/${challenge.id}`);
+    const creator = snap.players.find((p) => p.user_id === challenge.from);
+    if (creator) name = creator.username;
+  } catch {
+    // a private challenge cannot be read without its invite code; keep the id
+  }
+  challengers.set(challenge.id, name);
+  return name;
+}
+
+export async function dashboardPage(main) {
+  if (!session.user) {
+    clear(main, h('div.card', h('h1', 'Dashboard'), h('p', link('/login?next=/dashboard', 'Log in'), ' to see your games.')));
+    return;
+  }
+  const gamesBox = h('div#my-games', { 'aria-live': 'polite' });
+  const challengesBox = h('div#challenges');
+  clear(main, h('h1', 'Your games'), challengesBox, gamesBox);
+  let rows = [];
+
+  function renderGames() {
+    const palette = settings().palette;
+    if (!rows.length) {
+      clear(gamesBox, h('p.muted', 'You are not in any unfinished game. ', link('/', 'Find one in the lobby'), '.'));
+      return;
+    }
+    clear(gamesBox, h('ol.game-list.dashboard', rows.map((g) => {
+      const left = secondsUntil(g.deadline);
+      const tm = g.to_move || {};
+      return h('li.card.game-row', { dataset: { game: String(g.id), yourTurn: String(g.your_turn) }, class: `card game-row${g.your_turn ? ' your-turn' : ''}` },
+        h('div.row-head',
+          link(`/games/${g.id}`, h('strong', `Game ${g.id}`)),
+          g.your_turn ? h('span.tag.move', 'your turn') : h('span.tag', g.status === 'active' ? `team ${tm.team} to move` : STATUS[g.status] || g.status),
+          tm.team ? swatch(palette, tm.team, 14) : null,
+          left !== null ? h('span.deadline', { dataset: { deadline: g.deadline } }, countdown(left)) : null,
+        ),
+        h('p.muted.small', optionsSummary(g.options)),
+      );
+    })));
+  }
+
+  async function renderChallenges(list) {
+    if (!list.length) {
+      clear(challengesBox);
+      return;
+    }
+    const items = await Promise.all(list.map(async (c) => {
+      const name = await challengerName(c);
+      return h('li.card.challenge', { dataset: { game: String(c.id) } },
+        h('p', h('strong', name), ' challenges you: ', optionsSummary(c.options)),
+        h('div.row',
+          h('button.primary.small', { type: 'button', onclick: () => accept(c) }, 'Accept'),
+          h('button.secondary.small', { type: 'button', onclick: () => decline(c) }, 'Decline'),
+          link(`/games/${c.id}`, 'Look at the game'),
+        ),
+      );
+    }));
+    clear(challengesBox, h('h2', 'Challenges'), h('ul.challenges', items));
+  }
+
+  async function accept(c) {
+    try {
+      await post(`/games/${c.id}/join`, { team: null });
+      navigate(`/games/${c.id}`);
+    } catch (err) {
+      toast(err.message, 'error');
+      load();
+    }
+  }
+
+  async function decline(c) {
+    if (!(await confirmDialog('Decline the challenge?', `Game ${c.id} will be cancelled.`, 'Decline'))) return;
+    try {
+      await post(`/games/${c.id}/decline`, {});
+      toast('Challenge declined.');
+    } catch (err) {
+      toast(err.message, 'error');
+    }
+    load();
+  }
+
+  async function load() {
+    try {
+      const data = await get('/dashboard');
+      rows = data.games;
+      renderGames();
+      await renderChallenges(data.challenges);
+    } catch (err) {
+      clear(gamesBox, h('p.error', err.message));
+    }
+  }
+
+  await load();
+  let timer = null;
+  const unsubscribe = userEvents.subscribe((m) => {
+    if (!['dashboard', 'challenge', 'lobby', 'resync'].includes(m.t)) return;
+    clearTimeout(timer);
+    timer = setTimeout(load, 100);
+  });
+  const ticker = setInterval(() => {
+    for (const el of gamesBox.querySelectorAll('[data-deadline]')) el.textContent = countdown(secondsUntil(el.dataset.deadline));
+  }, 1000);
+  return () => {
+    unsubscribe();
+    clearTimeout(timer);
+    clearInterval(ticker);
+  };
+}

@@ -1,0 +1,812 @@
+// The game page: board, turn and clock, teams, chat, history stepping, result and territory, live updates.
+import { get, inviteQuery, post } from '../api.js';
+import { BoardView } from '../board.js';
+import { ChatPanel } from '../chat.js';
+import { clear, confirmDialog, h, icon, link, toast } from '../dom.js';
+import { moveText, optionsSummary, secondsUntil, vertex } from '../format.js';
+import {
+  deadlineText, playerName, resultSection, rulesList, teamClock, teamName, teamsList,
+} from '../gameparts.js';
+import { LiveSocket, socketUrl } from '../live.js';
+import { swatch } from '../palette.js';
+import { REASONS, analyzePlay } from '../rules.js';
+import { session, settings } from '../session.js';
+
+const REFRESH_EVENTS = new Set([
+  'created', 'joined', 'confirming', 'confirmed', 'left', 'unconfirmed_removed', 'declined', 'started',
+  'finished', 'result_corrected', 'flagged', 'computer_added',
+]);
+const PAGE = 500; // GET /events answers at most this many events
+
+export async function gamePage(main, params, query) {
+  const page = new GamePage(main, Number(params.id), query.get('invite'));
+  await page.load();
+  return () => page.destroy();
+}
+
+class GamePage {
+  constructor(main, id, invite) {
+    this.main = main;
+    this.id = id;
+    this.invite = invite || sessionStorage.getItem(`miai-invite-${id}`);
+    this.snap = null;
+    this.history = []; // [{board, mover, last}] position before the first move, then after each move
+    this.viewIndex = null; // null: follow the game; else a move number in the history
+    this.preview = null;
+    this.hover = null;
+    this.drawTeams = [];
+    this.lastV = 0;
+    this.showTerritory = true;
+    this.busy = false;
+    this.refreshing = null;
+    this.build();
+  }
+
+  q(first = '?') {
+    return inviteQuery(this.invite, first);
+  }
+
+  // ------------------------------------------------------------------ layout
+
+  build() {
+    const s = settings();
+    this.title = h('h1', `Game ${this.id}`);
+    this.summary = h('p.muted.small.summary');
+    this.statusBox = h('div.status', { id: 'status', 'aria-live': 'polite' });
+    this.boardHost = h('div.board-wrap');
+    this.hint = h('p.hint', { id: 'hint' }, '\u00a0');
+    this.srLive = h('p.sr-only', { 'aria-live': 'assertive', id: 'sr-live' });
+    this.counter = h('span.counter', { id: 'move-counter' });
+    this.stepButtons = {
+      first: h('button.secondary.icon', { type: 'button', 'aria-label': 'First move', title: 'First move', onclick: () => this.step('first') }, icon('first')),
+      prev: h('button.secondary.icon', { type: 'button', 'aria-label': 'Previous move', title: 'Previous move', onclick: () => this.step('prev') }, icon('prev')),
+      next: h('button.secondary.icon', { type: 'button', 'aria-label': 'Next move', title: 'Next move', onclick: () => this.step('next') }, icon('next')),
+      last: h('button.secondary.icon', { type: 'button', 'aria-label': 'Last move', title: 'Last move', onclick: () => this.step('last') }, icon('last')),
+    };
+    this.stepper = h('div.stepper', { role: 'group', 'aria-label': 'Move history' },
+      this.stepButtons.first, this.stepButtons.prev, this.counter, this.stepButtons.next, this.stepButtons.last);
+    this.submitButton = h('button.primary#submit-move', { type: 'button', onclick: () => this.submitPreview() }, 'Submit Move');
+    this.passButton = h('button.secondary#pass', { type: 'button', onclick: () => this.pass() }, 'Pass');
+    this.resignButton = h('button.danger#resign', { type: 'button', onclick: () => this.resign() }, 'Resign');
+    this.drawBox = h('div.draw');
+    this.practiceBox = h('div.practice', { role: 'group', 'aria-label': 'Take back moves' });
+    this.redo = null; // moves that can be redone in a practice game, when known
+    this.actions = h('div.actions', this.submitButton, this.passButton, this.resignButton);
+    this.lobbyBox = h('div.lobby-box');
+    this.teamsBox = h('section.card', { 'aria-labelledby': 'teams-title' });
+    this.resultBox = h('section.card.result-card', { 'aria-labelledby': 'result-title', hidden: true });
+    this.infoBox = h('section.card.info', { 'aria-labelledby': 'info-title' });
+    const chatCard = h('div.card.chat-card');
+    this.board = new BoardView(this.boardHost, {
+      onActivate: (p, keyboard) => this.activate(p, keyboard),
+      onHover: (p) => this.hovered(p),
+      onCursor: (p) => this.cursorMoved(p),
+      onKey: (e) => this.boardKey(e),
+    });
+    this.chat = new ChatPanel(chatCard, (channel, text) => post(`/games/${this.id}/chat`, { channel, text }));
+    clear(
+      this.main,
+      h(
+        'div.game',
+        h('section.board-area', { 'aria-label': 'Board' },
+          h('div.game-head', this.title, this.summary),
+          this.boardHost,
+          this.hint,
+          this.srLive,
+          this.stepper,
+          this.actions,
+          this.drawBox,
+          this.practiceBox,
+        ),
+        h('aside.side', { 'aria-label': 'Game information' },
+          h('section.card', { 'aria-labelledby': 'status-title' }, h('h2#status-title', 'Status'), this.statusBox, this.lobbyBox),
+          this.resultBox,
+          this.teamsBox,
+          chatCard,
+          this.infoBox,
+        ),
+      ),
+    );
+    this.palette = s.palette;
+    this.clockTimer = setInterval(() => this.tick(), 1000);
+  }
+
+  destroy() {
+    clearInterval(this.clockTimer);
+    if (this.socket) this.socket.stop();
+  }
+
+  // ------------------------------------------------------------------ loading and live updates
+
+  async load() {
+    try {
+      const snap = await get(`/games/${this.id}${this.q()}`);
+      await this.applySnapshot(snap);
+    } catch (err) {
+      clear(this.main, h('div.card', h('h1', `Game ${this.id}`), h('p.error', err.message), link('/', 'Back to the lobby')));
+      return;
+    }
+    if (this.snap.invite_code) {
+      this.invite = this.snap.invite_code;
+      sessionStorage.setItem(`miai-invite-${this.id}`, this.invite);
+    }
+    this.socket = new LiveSocket(`game${this.id}`, {
+      url: () => socketUrl(`/games/${this.id}/ws?since=${this.lastV}${this.q('&')}`),
+      onMessage: (m) => this.onMessage(m),
+      onOpen: (reconnected) => {
+        if (reconnected) toast('Reconnected; the game is up to date.');
+      },
+      onGiveUp: (code, reason) => toast(`Live updates stopped: ${reason || code}`, 'error'),
+      check: async () => {
+        try {
+          await get(`/games/${this.id}${this.q()}`);
+          return true;
+        } catch (err) {
+          return !(err.status === 403 || err.status === 404);
+        }
+      },
+    }).start();
+  }
+
+  /**
+   * Take a snapshot as the truth, unless live events newer than it were applied meanwhile (then the caller
+   * fetches again). Rebuilds the move history from the events when it does not match the moves.
+   */
+  async applySnapshot(snap) {
+    if (this.snap && snap.version < this.lastV) {
+      this.refreshAgain = true;
+      return;
+    }
+    const started = snap.status === 'active' || snap.status === 'finished';
+    this.snap = snap;
+    this.lastV = Math.max(this.lastV, snap.version);
+    if (!started) this.history = [];
+    else if (this.history.length !== snap.moves.length + 1) await this.loadHistory();
+    this.render();
+    this.chat.reset(this.snap.chat || []);
+  }
+
+  /** Every event of the game, page by page. */
+  async allEvents() {
+    const events = [];
+    let since = 0;
+    for (;;) {
+      const data = await get(`/games/${this.id}/events?since=${since}${this.q('&')}`);
+      events.push(...data.events);
+      if (data.events.length < PAGE) return events;
+      since = data.events[data.events.length - 1].v;
+      if (since >= data.version) return events;
+    }
+  }
+
+  /**
+   * Positions before and after every move, from the "started" and "move" events (they carry `position`);
+   * a "reset" (undo in practice games) cuts the history back to the moves still on the board.
+   */
+  async loadHistory() {
+    let history = [];
+    try {
+      const events = await this.allEvents();
+      const teams = this.snap.options.teams;
+      for (const e of events) {
+        if (e.t === 'started') {
+          const pos = e.d.position;
+          const first = pos.to_move ? pos.to_move.team : 1;
+          history = [{ board: pos.board, mover: ((first + teams - 2) % teams) + 1, last: null }];
+        } else if (e.t === 'move' && history.length) {
+          history.push({ board: e.d.position.board, mover: e.d.team, last: e.d.position.last });
+        } else if (e.t === 'reset') {
+          history = cutBack(history, e.d);
+        } else if (e.t === 'draw') {
+          this.drawTeams = e.d.teams;
+        }
+      }
+      const wanted = this.snap.moves.length; // live moves may have arrived while we waited
+      history = history.slice(0, wanted + 1);
+      if (history.length !== wanted + 1) history = [];
+    } catch {
+      history = []; // the current position still shows; only stepping back is unavailable
+    }
+    this.history = history;
+  }
+
+  onMessage(m) {
+    if (m.t === 'snapshot') {
+      this.lastV = 0;
+      this.history = [];
+      this.applySnapshot(m.d);
+      return;
+    }
+    if (m.v === null || m.v === undefined) return; // acks, errors, pongs
+    if (m.v <= this.lastV) return;
+    this.lastV = m.v;
+    switch (m.t) {
+      case 'move':
+        this.applyMove(m.d);
+        break;
+      case 'chat':
+        this.chat.add([m.d], true);
+        break;
+      case 'draw':
+        this.drawTeams = m.d.teams;
+        this.renderActions();
+        if (!this.isMine(m.d.team)) toast(`Team ${m.d.team} ${m.d.accept ? 'offers a draw' : 'withdrew its draw offer'}.`);
+        break;
+      case 'started':
+        this.history = [];
+        this.refresh();
+        break;
+      case 'reset':
+        this.applyReset(m.d);
+        break;
+      default:
+        if (REFRESH_EVENTS.has(m.t)) this.refresh();
+    }
+  }
+
+  isMine(team) {
+    return this.snap.you && this.snap.you.team === team;
+  }
+
+  /** Fetch the snapshot again (lifecycle events); several requests in a row collapse into one. */
+  refresh() {
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return this.refreshing;
+    }
+    this.refreshing = (async () => {
+      try {
+        do {
+          this.refreshAgain = false;
+          await this.applySnapshot(await get(`/games/${this.id}${this.q()}`));
+        } while (this.refreshAgain);
+      } catch (err) {
+        toast(err.message, 'error');
+      } finally {
+        this.refreshing = null;
+      }
+    })();
+    return this.refreshing;
+  }
+
+  applyMove(d) {
+    const snap = this.snap;
+    if (!snap.moves) return this.refresh();
+    snap.moves.push({ ply: d.ply, team: d.team, seat: d.seat, move: d.move, user_id: d.user_id });
+    if (this.history.length === snap.moves.length) {
+      this.history.push({ board: d.position.board, mover: d.team, last: d.position.last });
+    } else {
+      this.history = []; // out of step (a missed event): the refresh below rebuilds it from the events
+      this.refresh();
+    }
+    snap.position = d.position;
+    const tm = d.position.to_move;
+    snap.to_move = tm ? { team: tm.team, seat: tm.seat, user_id: this.userAt(tm.team, tm.seat) } : {};
+    if (d.position.over) snap.status = 'finished'; // the result follows in the "finished" event
+    if (d.deadline) snap.deadline = d.deadline;
+    if (d.clocks) snap.clocks = d.clocks;
+    snap.turn_started_at = new Date().toISOString();
+    const me = this.me();
+    if (['computer', 'local'].includes(this.snap.options.mode) && me && d.user_id === me.user_id && !this.busy) this.redo = 0;
+    if (d.move === 'resign' || d.move === 'timeout') {
+      const p = snap.players.find((x) => x.team === d.team && x.seat === d.seat);
+      if (p) p.state = d.move === 'timeout' ? 'timed_out' : 'resigned';
+    }
+    if (this.preview !== null && (d.position.board[this.preview] || !this.myTurn())) this.preview = null;
+    const who = playerName(snap, d.team, d.seat);
+    this.srLive.textContent = `${teamName(this.palette, d.team)}, ${who}: ${moveText(d.move)}.${this.myTurn() ? ' Your turn.' : ''}`;
+    this.render();
+  }
+
+  /** Undo in a practice game: the position goes back; the move records come with a fresh snapshot. */
+  applyReset(d) {
+    this.history = cutBack(this.history, d);
+    this.viewIndex = null;
+    this.preview = null;
+    this.redo = d.redo;
+    Object.assign(this.snap, { position: d.position, to_move: d.to_move || {}, status: 'active', result: null, deadline: null });
+    this.render();
+    this.refresh();
+  }
+
+  userAt(team, seat) {
+    const p = this.snap.players.find((x) => x.team === team && x.seat === seat);
+    if (p) return p.user_id;
+    // Local practice games: one person at one screen plays every colour.
+    return this.snap.options.mode === 'local' && this.snap.players.length ? this.snap.players[0].user_id : null;
+  }
+
+  // ------------------------------------------------------------------ state questions
+
+  me() {
+    return this.snap && this.snap.you;
+  }
+
+  live() {
+    return this.viewIndex === null;
+  }
+
+  myTurn() {
+    const me = this.me();
+    return Boolean(
+      me && this.snap.status === 'active' && this.snap.to_move && this.snap.to_move.user_id === me.user_id && this.live(),
+    );
+  }
+
+  shownIndex() {
+    return this.viewIndex === null ? this.history.length - 1 : this.viewIndex;
+  }
+
+  shownPosition() {
+    const snap = this.snap;
+    const n = snap.options.size;
+    if (!snap.position) return { board: new Array(n * n).fill(0), last: null };
+    if (this.live() || !this.history.length) return { board: snap.position.board, last: snap.position.last };
+    const entry = this.history[this.viewIndex];
+    return { board: entry.board, last: entry.last };
+  }
+
+  /** Whether a point is legal for the team to move, and why not (client-side; the server decides). */
+  judge(p) {
+    const snap = this.snap;
+    const n = snap.options.size;
+    const position = this.shownPosition();
+    const where = vertex(p, n);
+    if (snap.status !== 'active') return { p, legal: false, text: `${where}` };
+    if (!this.live()) return { p, legal: false, text: `${where}: you are looking at an earlier move; go to the last move to play` };
+    const team = snap.to_move.team;
+    const rules = snap.rules || {};
+    const a = analyzePlay(position.board, n, p, team, rules, this.history);
+    const mine = this.myTurn();
+    let text = `${where}: ${a.legal ? 'legal' : `illegal, ${REASONS[a.reason]}`}`;
+    if (a.legal && a.captured && a.captured.length) text += `, captures ${a.captured.length}`;
+    if (!mine) text += this.me() && this.me().team ? ' (not your turn)' : '';
+    return { p, team, legal: a.legal && mine, reason: a.reason, text };
+  }
+
+  // ------------------------------------------------------------------ board interaction
+
+  hovered(p) {
+    if (p === null || !this.snap || this.snap.status !== 'active') {
+      this.hover = null;
+      this.board.mark({ hover: null });
+      return;
+    }
+    const j = this.judge(p);
+    this.hover = j;
+    this.hint.textContent = j.text;
+    this.hint.classList.toggle('bad', !j.legal && this.myTurn());
+    this.board.mark({ hover: this.myTurn() ? { p, team: j.team, legal: j.legal } : null });
+  }
+
+  cursorMoved(p) {
+    const desc = this.board.describe(this.board.view, p);
+    const j = this.snap.status === 'active' && this.live() ? this.judge(p) : null;
+    const text = j ? `${desc}. ${j.text.split(': ').slice(1).join(': ')}` : desc;
+    this.hint.textContent = text;
+    this.srLive.textContent = text;
+  }
+
+  boardKey(event) {
+    if (event.key === 'PageUp') this.step('prev');
+    else if (event.key === 'PageDown') this.step('next');
+    else if (event.key === 'Escape') this.setPreview(null);
+  }
+
+  activate(p, keyboard) {
+    if (!this.snap || this.snap.status !== 'active') return;
+    if (!this.myTurn()) {
+      this.hint.textContent = this.live() ? 'It is not your turn.' : 'Go to the last move to play.';
+      return;
+    }
+    if (keyboard && this.preview === p) {
+      this.submitPreview();
+      return;
+    }
+    const j = this.judge(p);
+    if (!j.legal) {
+      this.hint.textContent = j.text;
+      this.hint.classList.add('bad');
+      this.srLive.textContent = j.text;
+      return;
+    }
+    if (settings().one_click) {
+      this.play(vertex(p, this.snap.options.size));
+      return;
+    }
+    this.setPreview(p);
+  }
+
+  setPreview(p) {
+    this.preview = p;
+    const team = this.snap && this.snap.to_move ? this.snap.to_move.team : 1;
+    this.board.mark({ preview: p === null ? null : { p, team } });
+    this.renderActions();
+    if (p !== null) {
+      const text = `Preview ${vertex(p, this.snap.options.size)}: press Submit Move${this.board.cursor === p ? ' or Enter again' : ''} to play it.`;
+      this.hint.textContent = text;
+      this.hint.classList.remove('bad');
+      this.srLive.textContent = text;
+    }
+  }
+
+  submitPreview() {
+    if (this.preview === null) return;
+    this.play(vertex(this.preview, this.snap.options.size));
+  }
+
+  async play(move) {
+    if (this.busy) return;
+    this.busy = true;
+    this.renderActions();
+    try {
+      await post(`/games/${this.id}/moves`, { move });
+      this.preview = null;
+      this.board.mark({ preview: null });
+      this.hint.textContent = '\u00a0';
+      if (!this.socket || !this.socket.connected) await this.refresh();
+    } catch (err) {
+      const text = `The server refused ${move}: ${err.message}${err.reason ? ` (${err.reason})` : ''}`;
+      this.hint.textContent = text;
+      this.hint.classList.add('bad');
+      this.srLive.textContent = text;
+      toast(text, 'error');
+      if (err.status === 409 || err.code === 'illegal_move') await this.refresh(); // our view may be stale
+    } finally {
+      this.busy = false;
+      this.renderActions();
+    }
+  }
+
+  async pass() {
+    if (await confirmDialog('Pass?', 'You give up this turn without placing a stone.', 'Pass')) await this.play('pass');
+  }
+
+  async resign() {
+    const me = this.me();
+    const mates = this.snap.players.filter((p) => p.team === me.team && p.state === 'active' && p.user_id !== me.user_id);
+    const text = mates.length
+      ? 'You leave the game; your teammates play on for your team.'
+      : 'Your team leaves the game. This cannot be undone.';
+    if (!(await confirmDialog('Resign?', text, 'Resign'))) return;
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      await post(`/games/${this.id}/resign`, {});
+      if (!this.socket || !this.socket.connected) await this.refresh();
+    } catch (err) {
+      toast(err.message, 'error');
+    } finally {
+      this.busy = false;
+      this.renderActions();
+    }
+  }
+
+  async draw(accept) {
+    try {
+      const data = await post(`/games/${this.id}/draw`, { accept });
+      this.drawTeams = data.teams;
+      this.renderActions();
+    } catch (err) {
+      toast(err.message, 'error');
+    }
+  }
+
+  step(where) {
+    if (!this.snap || !this.history.length) return;
+    const lastIndex = this.history.length - 1;
+    let i = this.shownIndex();
+    if (where === 'first') i = 0;
+    else if (where === 'prev') i = Math.max(0, i - 1);
+    else if (where === 'next') i = Math.min(lastIndex, i + 1);
+    else i = lastIndex;
+    this.viewIndex = i === lastIndex ? null : i;
+    if (!this.live()) this.setPreview(null);
+    this.renderBoard();
+    this.renderActions();
+  }
+
+  // ------------------------------------------------------------------ lobby actions
+
+  async lobbyAction(path, body = {}, confirmText = null) {
+    if (confirmText && !(await confirmDialog(...confirmText))) return;
+    try {
+      await post(`/games/${this.id}/${path}`, body);
+      await this.refresh();
+    } catch (err) {
+      toast(err.message, 'error');
+    }
+  }
+
+  // ------------------------------------------------------------------ rendering
+
+  boardView() {
+    const s = settings();
+    const snap = this.snap;
+    const position = this.shownPosition();
+    const finished = snap.status === 'finished' && snap.result;
+    const showTerritory = finished && this.live() && this.showTerritory;
+    return {
+      size: snap.options.size,
+      board: position.board,
+      last: position.last ? position.last.point : null,
+      palette: s.palette,
+      coords: s.coordinates !== false,
+      territory: showTerritory ? snap.result.territory : null,
+      dead: new Set(showTerritory ? (snap.result.dead || []).map((v) => this.pointOf(v)) : []),
+      label: `Go board ${snap.options.size} by ${snap.options.size}. Arrow keys move the cursor, Enter plays, PageUp and PageDown step through the moves.`,
+    };
+  }
+
+  pointOf(text) {
+    const n = this.snap.options.size;
+    const col = 'ABCDEFGHJKLMNOPQRSTUVWXYZ'.indexOf(text[0]);
+    return (Number(text.slice(1)) - 1) * n + col;
+  }
+
+  render() {
+    const snap = this.snap;
+    this.palette = settings().palette;
+    this.title.textContent = `Game ${snap.id}`;
+    this.summary.textContent = optionsSummary(snap.options);
+    document.title = `Game ${snap.id} · Miai`;
+    this.renderBoard();
+    this.renderStatus();
+    this.renderActions();
+    this.renderTeams();
+    this.renderResult();
+    this.renderInfo();
+    this.chat.setContext({
+      me: snap.you,
+      players: snap.players,
+      options: snap.options,
+      status: snap.status,
+      palette: this.palette,
+      canPostPublic: Boolean(snap.you) && (snap.options.visibility === 'public' || Boolean(snap.you.team) || snap.players.some((p) => p.user_id === snap.you.user_id)),
+    });
+  }
+
+  renderBoard() {
+    const view = this.boardView();
+    this.board.render(view);
+    this.board.mark({ preview: this.preview !== null && this.live() ? { p: this.preview, team: this.snap.to_move.team } : null, hover: null });
+    const total = this.snap.moves ? this.snap.moves.length : 0;
+    const shown = this.history.length ? this.shownIndex() : total;
+    const move = shown > 0 && this.snap.moves ? this.snap.moves[shown - 1] : null;
+    const what = move ? ` · ${teamName(this.palette, move.team)}: ${moveText(move.move)}` : '';
+    this.counter.textContent = `Move ${shown} of ${total}${what}`;
+    const canStep = this.history.length > 1;
+    this.stepButtons.first.disabled = !canStep || shown === 0;
+    this.stepButtons.prev.disabled = !canStep || shown === 0;
+    this.stepButtons.next.disabled = !canStep || this.live();
+    this.stepButtons.last.disabled = !canStep || this.live();
+    this.stepper.hidden = !(this.snap.status === 'active' || this.snap.status === 'finished');
+    this.boardHost.classList.toggle('history', !this.live());
+  }
+
+  renderStatus() {
+    const snap = this.snap;
+    const me = snap.you;
+    const parts = [];
+    if (snap.status === 'waiting') {
+      const seats = snap.options.teams * snap.options.players_per_team;
+      parts.push(h('p', `Waiting for players: ${snap.players.length} of ${seats} seats taken.`));
+      if (snap.challenge_to) parts.push(h('p.muted', 'This game is a challenge to one player.'));
+    } else if (snap.status === 'confirming') {
+      parts.push(h('p', 'Every seat is taken. Each player confirms to start the game.'));
+      parts.push(h('p', 'Confirm within ', h('strong.deadline', { id: 'confirm-deadline' }, deadlineText(snap)),
+        ` (until ${new Date(snap.deadline).toLocaleTimeString()}); players who do not confirm are removed.`));
+    } else if (snap.status === 'active') {
+      const tm = snap.to_move || {};
+      const name = playerName(snap, tm.team, tm.seat);
+      const mine = this.myTurn() || (me && tm.user_id === me.user_id);
+      parts.push(
+        h('p.turn', { id: 'turn', class: `turn${mine ? ' mine' : ''}` },
+          swatch(this.palette, tm.team, 20),
+          mine ? h('strong', 'Your turn') : h('span', `${teamName(this.palette, tm.team)} to move: `, h('strong', name)),
+          mine ? ` (${teamName(this.palette, tm.team)})` : null,
+        ),
+        snap.deadline ? h('p.clock', 'Time left to move: ', h('strong.deadline', { id: 'clock' }, deadlineText(snap))) : null,
+      );
+      const clocks = [];
+      for (let t = 1; t <= snap.options.teams; t++) {
+        const c = teamClock(snap, t);
+        if (c) clocks.push(h('li', swatch(this.palette, t, 12), ` Team ${t}: ${c}`));
+      }
+      if (clocks.length) parts.push(h('ul.clocks', clocks));
+    } else if (snap.status === 'finished') {
+      parts.push(h('p', snap.result ? 'The game has finished.' : 'The game has finished; counting…'));
+    } else if (snap.status === 'cancelled') {
+      parts.push(h('p', 'This game was cancelled.'));
+    }
+    clear(this.statusBox, parts);
+    this.renderLobbyBox();
+  }
+
+  renderLobbyBox() {
+    const snap = this.snap;
+    const me = snap.you;
+    const mine = me && snap.players.some((p) => p.user_id === me.user_id);
+    const o = snap.options;
+    const parts = [];
+    if (snap.status === 'waiting') {
+      if (!session.user) {
+        parts.push(h('p', link(`/login?next=${encodeURIComponent(location.pathname + location.search)}`, 'Log in'), ' to join this game.'));
+      } else if (!mine) {
+        const buttons = [];
+        for (let t = 1; t <= o.teams; t++) {
+          const taken = snap.players.filter((p) => p.team === t).length;
+          buttons.push(
+            h('button.secondary', {
+              type: 'button', dataset: { team: String(t) }, disabled: taken >= o.players_per_team,
+              onclick: () => this.lobbyAction('join', { team: t, invite: this.invite || null }),
+            }, swatch(this.palette, t, 14), ` Join team ${t} (${taken}/${o.players_per_team})`),
+          );
+        }
+        buttons.push(h('button.primary#join-any', { type: 'button', onclick: () => this.lobbyAction('join', { team: null, invite: this.invite || null }) }, 'Join any team'));
+        parts.push(h('div.join-buttons', buttons));
+      } else {
+        parts.push(h('button.secondary#leave', { type: 'button', onclick: () => this.lobbyAction('leave', {}, ['Leave this game?', 'Your seat becomes free again.', 'Leave']) }, 'Leave game'));
+      }
+    }
+    if (snap.status === 'confirming' && mine) {
+      const confirmed = snap.players.find((p) => p.user_id === me.user_id).confirmed;
+      parts.push(
+        confirmed
+          ? h('p.ok', 'You have confirmed. Waiting for the others…')
+          : h('button.primary#confirm', { type: 'button', onclick: () => this.lobbyAction('confirm') }, 'Confirm and start'),
+        h('button.secondary#leave', { type: 'button', onclick: () => this.lobbyAction('leave', {}, ['Leave this game?', 'The game goes back to waiting for players.', 'Leave']) }, 'Leave game'),
+      );
+    }
+    if (snap.challenge_to && session.user && snap.challenge_to === session.user.id && snap.status === 'waiting') {
+      parts.push(h('button.secondary#decline', { type: 'button', onclick: () => this.lobbyAction('decline', {}, ['Decline the challenge?', 'The game is cancelled.', 'Decline']) }, 'Decline challenge'));
+    }
+    if (o.visibility === 'private' && this.invite && (snap.status === 'waiting' || snap.status === 'confirming')) {
+      const url = `${location.origin}/games/${this.id}?invite=${encodeURIComponent(this.invite)}`;
+      parts.push(
+        h('div.invite',
+          h('label', { for: 'invite-link' }, 'Invite link (private game): '),
+          h('input#invite-link', { type: 'text', readonly: true, value: url, onfocus: (e) => e.target.select() }),
+          h('button.secondary.small', { type: 'button', onclick: () => navigator.clipboard?.writeText(url).then(() => toast('Invite link copied.'), () => {}) }, 'Copy'),
+        ),
+      );
+    }
+    clear(this.lobbyBox, parts);
+  }
+
+  renderActions() {
+    const snap = this.snap;
+    if (!snap) return;
+    const me = snap.you;
+    const player = me && snap.players.find((p) => p.user_id === me.user_id);
+    const playing = snap.status === 'active' && player && player.state === 'active';
+    this.actions.hidden = !playing;
+    const mine = this.myTurn();
+    this.submitButton.hidden = settings().one_click && this.preview === null;
+    this.submitButton.disabled = !mine || this.preview === null || this.busy;
+    this.submitButton.textContent = this.preview !== null ? `Submit Move ${vertex(this.preview, snap.options.size)}` : 'Submit Move';
+    this.passButton.disabled = !mine || this.busy;
+    this.resignButton.disabled = !mine || this.busy;
+    this.resignButton.title = mine ? '' : 'You may resign on your own turn';
+    const parts = [];
+    const position = snap.position;
+    if (playing && snap.options.teams > 2 && position) {
+      const active = position.active.map((a, i) => (a ? i + 1 : 0)).filter(Boolean);
+      const offers = this.drawTeams.filter((t) => active.includes(t));
+      const offered = offers.includes(me.team);
+      parts.push(
+        h('button.secondary#draw', { type: 'button', onclick: () => this.draw(!offered) }, offered ? 'Withdraw draw offer' : 'Offer a draw'),
+        h('span.muted.small', offers.length
+          ? ` Draw accepted by ${offers.map((t) => `team ${t}`).join(', ')}; every remaining team (${active.join(', ')}) must accept.`
+          : ' An agreed draw needs every remaining team.'),
+      );
+    }
+    clear(this.drawBox, parts);
+    this.renderPractice(player);
+  }
+
+  renderPractice(player) {
+    const snap = this.snap;
+    const practice = snap.options.mode === 'computer' || snap.options.mode === 'local';
+    if (!practice || !player || !(snap.status === 'active' || snap.status === 'finished')) {
+      clear(this.practiceBox);
+      return;
+    }
+    const step = (path, label, id, disabled) =>
+      h(`button.secondary.small#${id}`, { type: 'button', disabled, onclick: () => this.practiceStep(path) }, label);
+    const noRedo = this.redo === 0;
+    const noUndo = !snap.moves || snap.moves.length === 0;
+    clear(this.practiceBox,
+      step('start', 'Back to the start', 'practice-start', noUndo || this.busy),
+      step('undo', 'Undo', 'undo', noUndo || this.busy),
+      step('redo', 'Redo', 'redo', noRedo || this.busy),
+      step('end', 'Redo all', 'practice-end', noRedo || this.busy),
+    );
+  }
+
+  async practiceStep(path) {
+    if (this.busy) return;
+    this.busy = true;
+    this.renderActions();
+    try {
+      const answer = await post(`/games/${this.id}/${path}`, {});
+      this.redo = answer.redo;
+      if (!this.socket || !this.socket.connected) await this.refresh();
+    } catch (err) {
+      toast(err.message, 'error');
+    } finally {
+      this.busy = false;
+      this.renderActions();
+    }
+  }
+
+  renderTeams() {
+    clear(this.teamsBox, h('h2#teams-title', 'Teams'), teamsList(this.snap, this.palette, this.snap.position));
+  }
+
+  renderResult() {
+    const snap = this.snap;
+    if (snap.status !== 'finished' || !snap.result) {
+      this.resultBox.hidden = true;
+      return;
+    }
+    this.resultBox.hidden = false;
+    const toggle = h('label.small', h('input#show-territory', {
+      type: 'checkbox', checked: this.showTerritory,
+      onchange: (e) => { this.showTerritory = e.target.checked; this.renderBoard(); },
+    }), ' Show territory on the board');
+    const me = snap.you;
+    const player = me && snap.players.some((p) => p.user_id === me.user_id);
+    // Only dead stones can be judged wrongly: games scored under `auto` dead stones after passes or the limit.
+    const scored = (snap.result.reason === 'passes' || snap.result.reason === 'move_limit') && snap.rules.dead_stones === 'auto';
+    clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, this.palette), toggle,
+      player && scored ? this.flagForm() : null);
+  }
+
+  /** Players can report a wrong score (for example misjudged dead stones); an administrator reviews it. */
+  flagForm() {
+    const text = h('textarea#flag-comment', { rows: '2', maxlength: '2000', 'aria-label': 'What is wrong with the score?' });
+    const form = h('form.flag', h('p.small', 'Which stones were judged wrongly, and why?'), text,
+      h('button.secondary.small', { type: 'submit' }, 'Send report'));
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      try {
+        await post(`/games/${this.id}/flag`, { comment: text.value });
+        text.value = '';
+        toast('Thank you: an administrator will look at the score.');
+      } catch (err) {
+        toast(err.message, 'error');
+      }
+    });
+    return h('details.small', h('summary', 'Report a wrong score'), form);
+  }
+
+  renderInfo() {
+    const snap = this.snap;
+    const parts = [h('h2#info-title', 'Rules'), rulesList(snap)];
+    if (snap.status === 'active' || snap.status === 'finished') {
+      parts.push(h('p', h('a#sgf', { href: `/api/v1/games/${this.id}/sgf${this.q()}`, download: `miai-${this.id}.sgf` }, 'Download SGF')));
+    }
+    clear(this.infoBox, parts);
+  }
+
+  tick() {
+    if (!this.snap) return;
+    for (const id of ['clock', 'confirm-deadline']) {
+      const el = this.main.querySelector(`#${id}`);
+      if (el) {
+        el.textContent = deadlineText(this.snap);
+        const left = secondsUntil(this.snap.deadline);
+        el.classList.toggle('low', left !== null && left < 30);
+      }
+    }
+  }
+}
+
+/** The history after an undo ("reset"): the positions of the moves still on the board, if they agree. */
+function cutBack(history, reset) {
+  const kept = history.slice(0, reset.moves.length + 1);
+  const last = kept[kept.length - 1];
+  if (kept.length !== reset.moves.length + 1 || !last || last.board.join() !== reset.position.board.join()) return [];
+  return kept;
+}

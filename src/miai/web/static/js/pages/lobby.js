@@ -1,0 +1,82 @@
+// The lobby: open games with their options and free seats, kept live by the lobby pings of /api/v1/ws.
+import { get, post } from '../api.js';
+import { clear, h, link, navigate, toast } from '../dom.js';
+import { optionsSummary } from '../format.js';
+import { swatch } from '../palette.js';
+import { session, settings } from '../session.js';
+import { userEvents } from '../userfeed.js';
+
+export async function lobbyPage(main) {
+  const list = h('div#open-games', { 'aria-live': 'polite' });
+  clear(
+    main,
+    h('div.page-head',
+      h('h1', 'Open games'),
+      session.user ? h('a.button.primary#create-link', { href: '/new', 'data-link': true }, 'Create a game') : h('p', link('/login', 'Log in'), ' or ', link('/register', 'register'), ' to play.'),
+    ),
+    list,
+  );
+
+  async function join(id, team) {
+    try {
+      await post(`/games/${id}/join`, { team });
+      navigate(`/games/${id}`);
+    } catch (err) {
+      toast(err.message, 'error');
+      load();
+    }
+  }
+
+  async function load() {
+    let games;
+    let mine = new Set();
+    try {
+      games = (await get('/games')).games;
+      if (session.user) mine = new Set((await get('/dashboard')).games.map((g) => g.id)); // the lobby does not say
+    } catch (err) {
+      clear(list, h('p.error', err.message));
+      return;
+    }
+    const palette = settings().palette;
+    if (!games.length) {
+      clear(list, h('p.muted', 'No open games right now. Create one!'));
+      return;
+    }
+    clear(
+      list,
+      h('ul.game-list', games.map((g) => {
+        const o = g.options;
+        const joined = mine.has(g.id);
+        const teams = g.teams.map((taken, i) => {
+          const t = i + 1;
+          const full = taken >= o.players_per_team;
+          return h('li', swatch(palette, t, 14), ` Team ${t}: ${taken}/${o.players_per_team} `,
+            session.user && !full && !joined
+              ? h('button.secondary.small', { type: 'button', dataset: { game: String(g.id), team: String(t) }, onclick: () => join(g.id, t) }, `Join team ${t}`)
+              : null);
+        });
+        return h('li.card.game-row', { dataset: { game: String(g.id) } },
+          h('div.row-head', link(`/games/${g.id}`, h('strong', `Game ${g.id}`)), h('span.seats', `${g.free} free seat${g.free === 1 ? '' : 's'} of ${g.seats}`)),
+          h('p.muted.small', optionsSummary(o)),
+          h('ul.team-seats', teams),
+          joined ? h('p.small', h('span.tag.move', 'you are in this game'), ' ', link(`/games/${g.id}`, 'Open')) : null,
+          session.user && !joined ? h('button.primary.small', { type: 'button', onclick: () => join(g.id, null) }, 'Join any team') : null,
+        );
+      })),
+    );
+  }
+
+  await load();
+  let timer = null;
+  const unsubscribe = userEvents.subscribe((m) => {
+    if (m.t !== 'lobby' && m.t !== 'resync') return;
+    clearTimeout(timer);
+    timer = setTimeout(load, 150); // several pings in a row: one reload
+  });
+  const poll = session.user ? null : setInterval(load, 15000); // no user socket without a login
+  return () => {
+    unsubscribe();
+    clearTimeout(timer);
+    clearInterval(poll);
+  };
+}

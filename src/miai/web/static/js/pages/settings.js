@@ -1,0 +1,50 @@
+// Personal settings: e-mail and notifications, board palette, one-click play, coordinates.
+import { clear, h, link, toast } from '../dom.js';
+import { PALETTES, PALETTE_TITLES, swatch } from '../palette.js';
+import { saveSettings, session, settings } from '../session.js';
+
+export async function settingsPage(main) {
+  if (!session.user) {
+    clear(main, h('div.card', h('h1', 'Settings'), h('p', link('/login?next=/settings', 'Log in'), ' to change your settings.')));
+    return;
+  }
+  const s = settings();
+  const error = h('p.error', { role: 'alert' });
+  const preview = h('div.palette-preview', { 'aria-hidden': 'true' });
+  const paletteSel = h('select#palette', { name: 'palette' },
+    Object.keys(PALETTES).map((key) => h('option', { value: key, selected: key === s.palette }, PALETTE_TITLES[key])));
+  const showPreview = () => clear(preview, Array.from({ length: 8 }, (_, i) => swatch(paletteSel.value, i + 1, 26)));
+  paletteSel.addEventListener('change', showPreview);
+  showPreview();
+  const check = (id, label, value) => h('div.field.check', h(`input#${id}`, { type: 'checkbox', checked: value }), h('label', { for: id }, label));
+  const form = h('form.card.settings', { id: 'settings-form' },
+    h('h1', 'Settings'),
+    h('p.muted', `Logged in as ${session.user.username}.`),
+    h('div.field', h('label', { for: 'email' }, 'E-mail address'),
+      h('input#email', { type: 'email', value: session.user.email || '', autocomplete: 'email', placeholder: 'none' })),
+    check('email-notifications', 'E-mail me when it is my turn, when games start and finish, and about challenges', s.email_notifications),
+    h('div.field', h('label', { for: 'palette' }, 'Stone colours'), paletteSel, preview,
+      h('small.muted', 'Every colour also carries its own shape, so the board never depends on hue alone.')),
+    check('one-click', 'One-click play: a click plays at once, without the Submit Move step', s.one_click),
+    check('coordinates', 'Show coordinates around the board', s.coordinates !== false),
+    error,
+    h('button.primary#save-settings', { type: 'submit' }, 'Save'),
+  );
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    error.textContent = '';
+    try {
+      await saveSettings({
+        email: form.querySelector('#email').value.trim(),
+        email_notifications: form.querySelector('#email-notifications').checked,
+        palette: paletteSel.value,
+        one_click: form.querySelector('#one-click').checked,
+        coordinates: form.querySelector('#coordinates').checked,
+      });
+      toast('Settings saved.');
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  clear(main, form);
+}

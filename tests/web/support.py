@@ -1,0 +1,229 @@
+"""Browser-test support: a Miai server in a subprocess, a cuttable TCP proxy, API players and Chromium."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from tests.conftest import REPO
+
+ARTIFACTS = REPO / "tests" / "artifacts"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+PASSWORD = "correct horse"
+
+
+def chromium_path() -> str | None:
+    if Path("/usr/bin/chromium").exists():
+        return "/usr/bin/chromium"
+    return shutil.which("chromium")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def miai_server(data_dir: Path, port: int | None = None, **env_overrides: str) -> Iterator[str]:
+    """Run `uvicorn miai.server.main:app_from_env` on a fresh SQLite database in `data_dir`."""
+    port = port or free_port()
+    env = {
+        **os.environ,
+        "MIAI_DATABASE_URL": f"sqlite+aiosqlite:///{(data_dir / 'miai.db').as_posix()}",
+        "MIAI_DATA_DIR": str(data_dir),
+        "MIAI_PORT": str(port),
+        "PYTHONPATH": str(REPO / "src"),
+        **env_overrides,
+    }
+    log = (data_dir / "server.log").open("wb")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "--factory",
+            "miai.server.main:app_from_env",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--log-level",
+            "warning",
+        ],
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"{base}/api/v1/health", timeout=1).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            if process.poll() is not None:
+                raise RuntimeError(f"the server died: {(data_dir / 'server.log').read_text()}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server did not start within 60 s")
+            time.sleep(0.1)
+        yield base
+    finally:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(10)
+        log.close()
+
+
+class TcpProxy:
+    """Forwards a local port to the server; `cut()` drops every connection and refuses new ones."""
+
+    def __init__(self, target_port: int) -> None:
+        self.target_port = target_port
+        self.listener = socket.socket()
+        self.listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self.listener.bind(("127.0.0.1", 0))
+        self.listener.listen(64)
+        self.port = int(self.listener.getsockname()[1])
+        self.open = True
+        self.requests: list[str] = []  # first line of every request seen while open
+        self._lock = threading.Lock()
+        self._sockets: set[socket.socket] = set()
+        self._stopped = False
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def _accept(self) -> None:
+        while not self._stopped:
+            try:
+                client, _ = self.listener.accept()
+            except OSError:
+                return
+            if not self.open:
+                client.close()
+                continue
+            try:
+                upstream = socket.create_connection(("127.0.0.1", self.target_port))
+            except OSError:
+                client.close()
+                continue
+            with self._lock:
+                self._sockets.update((client, upstream))
+            threading.Thread(target=self._pump, args=(client, upstream, True), daemon=True).start()
+            threading.Thread(target=self._pump, args=(upstream, client, False), daemon=True).start()
+
+    def _pump(self, source: socket.socket, sink: socket.socket, from_client: bool) -> None:
+        first = from_client
+        try:
+            while True:
+                data = source.recv(65536)
+                if not data:
+                    break
+                if first:
+                    self.requests.append(data.split(b"\r\n", 1)[0].decode("latin-1"))
+                    first = False
+                sink.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (source, sink):
+                self._close(s)
+
+    def _close(self, s: socket.socket) -> None:
+        with self._lock:
+            self._sockets.discard(s)
+        with suppress(OSError):
+            s.shutdown(socket.SHUT_RDWR)
+        s.close()
+
+    def cut(self) -> None:
+        self.open = False
+        with self._lock:
+            sockets = list(self._sockets)
+        for s in sockets:
+            self._close(s)
+
+    def restore(self) -> None:
+        self.open = True
+
+    def stop(self) -> None:
+        self._stopped = True
+        self.cut()
+        self.listener.close()
+
+
+_clients: dict[str, httpx.Client] = {}
+
+
+def http_client(base: str) -> httpx.Client:
+    """One keep-alive HTTP client per server for the API players (hundreds of moves per screenshot game)."""
+    if base not in _clients:
+        _clients[base] = httpx.Client(base_url=base, timeout=20)
+    return _clients[base]
+
+
+def close_clients() -> None:
+    while _clients:
+        _clients.popitem()[1].close()
+
+
+@dataclass
+class ApiPlayer:
+    """A player that talks to the HTTP API with a personal token, as a bot or script would."""
+
+    base: str
+    username: str
+    user_id: int
+    token: str
+
+    @staticmethod
+    def register(base: str, username: str) -> ApiPlayer:
+        with httpx.Client(base_url=base, timeout=20) as http:
+            r = http.post("/api/v1/accounts", json={"username": username, "password": PASSWORD})
+            r.raise_for_status()
+            body = r.json()
+            csrf = {"X-CSRF-Token": body["csrf_token"]}
+            t = http.post("/api/v1/me/tokens", json={"name": "tests"}, headers=csrf)
+            t.raise_for_status()
+        return ApiPlayer(base, username, body["user"]["id"], t.json()["token"])
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        r = http_client(self.base).request(
+            method, f"/api/v1{path}", json=body, headers={"Authorization": f"Bearer {self.token}"}
+        )
+        assert r.status_code < 300, f"{method} {path}: {r.status_code} {r.text}"
+        return r.json() if r.content else None
+
+    def game(self, game_id: int) -> Any:
+        return self.call("GET", f"/games/{game_id}")
+
+    def play(self, game_id: int, move: str) -> Any:
+        return self.call("POST", f"/games/{game_id}/moves", {"move": move})

@@ -1,0 +1,118 @@
+"""A two-player game on a phone-sized screen, played with the keyboard, with a move the server refuses (the
+page shows why), that ends by resignation."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser, WebSocketRoute, expect
+
+from tests.web.ui import (
+    PHONE,
+    board_shot,
+    counter,
+    expect_point,
+    game_id_of,
+    open_browser,
+    play,
+    point,
+    register_by_api,
+)
+
+
+def test_two_player_game_ends_by_resignation(browser: Browser, server: str, artifacts: Path) -> None:
+    alice = open_browser(browser, server, "alice2p")
+    bob = open_browser(browser, server, "bob2p", viewport=PHONE)
+    for user in (alice, bob):
+        register_by_api(user)
+    alice.page.goto("/new")
+    alice.page.select_option("#team", "1")
+    alice.page.click("#create-submit")
+    expect(alice.page.locator(".board")).to_be_visible()
+    gid = game_id_of(alice.page)
+    bob.page.goto(f"/games/{gid}")
+    bob.page.click('.join-buttons button[data-team="2"]')
+    for user in (alice, bob):
+        user.page.click("#confirm")
+    expect(alice.page.locator("#turn")).to_contain_text("Your turn")
+
+    # No private chat in a two-player game: only the public pane.
+    expect(bob.page.locator(".chat .tab")).to_have_count(1)
+    expect(bob.page.locator(".chat .tab")).to_have_text("Public")
+
+    expect(alice.page.locator("#draw")).to_have_count(0)  # agreed draws are for more than two colours
+
+    play(alice.page, "D4", 1)
+    # A second tab of bob's whose websocket hears nothing (its page misses every move from now on).
+    stale = bob.context.new_page()
+
+    def deaf(ws: WebSocketRoute) -> None:
+        server = ws.connect_to_server()
+        ws.on_message(server.send)
+        server.on_message(lambda message: None)
+
+    stale.route_web_socket("**/ws*", deaf)
+    stale.goto(f"/games/{gid}")
+    expect(counter(stale)).to_contain_text("Move 1 of 1")
+    counter_bob = counter(bob.page)
+    expect(counter_bob).to_contain_text("Move 1 of 1")
+
+    # Bob plays with the keyboard: the cursor starts at the centre (E5), arrows move it, Enter previews,
+    # Enter again plays.
+    board = bob.page.locator(".board")
+    board.focus()
+    for key in ("ArrowLeft", "ArrowLeft", "ArrowDown", "ArrowDown"):
+        bob.page.keyboard.press(key)
+    cell_id = point(bob.page, "C3").get_attribute("id")
+    expect(board).to_have_attribute("aria-activedescendant", str(cell_id))
+    expect(bob.page.locator("#sr-live")).to_contain_text("C3: empty")
+    bob.page.keyboard.press("ArrowRight")  # D3
+    bob.page.keyboard.press("ArrowUp")  # D4: occupied, Enter does nothing but say why
+    bob.page.keyboard.press("Enter")
+    expect(bob.page.locator("#hint")).to_contain_text("D4: illegal, that point is already occupied")
+    bob.page.keyboard.press("ArrowLeft")  # C4
+    bob.page.keyboard.press("Enter")
+    expect(bob.page.locator("#submit-move")).to_have_text("Submit Move C4")
+    bob.page.keyboard.press("Enter")
+    expect(counter_bob).to_contain_text("Move 2 of 2")
+    expect_point(alice.page, "C4", "team 2 stone (white, circle), last move")
+    play(alice.page, "E5", 3)
+
+    # The stale tab still shows move 1 with E5 empty; the server refuses E5 and the page says why, then
+    # catches up.
+    expect(counter(stale)).to_contain_text("Move 1 of 1")
+    point(stale, "E5").click()
+    stale.click("#submit-move")
+    expect(stale.locator("#hint")).to_contain_text(
+        "The server refused E5: that point is already occupied (occupied)"
+    )
+    expect(counter(stale)).to_contain_text("Move 3 of 3")
+    stale.close()
+    play(bob.page, "F5", 4)
+
+    # The board fits the phone screen without sideways scrolling.
+    width = bob.page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
+    box = board.bounding_box()
+    assert box is not None and box["width"] <= PHONE["width"]
+    board_shot(bob.page, artifacts / "two-players-phone-board.png")
+    bob.page.screenshot(path=str(artifacts / "two-players-phone.png"), full_page=True)
+
+    # Resigning asks first; cancelling keeps the game going.
+    alice.page.click("#resign")
+    expect(alice.page.locator("#confirm-title")).to_have_text("Resign?")
+    alice.page.click('#confirm-dialog button[value="cancel"]')
+    expect(alice.page.locator("#turn")).to_contain_text("Your turn")
+    alice.page.click("#resign")
+    alice.page.click("#confirm-ok")
+    for user in (alice, bob):
+        expect(user.page.locator("#result-headline")).to_contain_text(
+            "Team 2 (white) wins — only one team was left in the game"
+        )
+        expect(user.page.locator(".members li[data-user] .tag.out")).to_have_text("resigned")
+        expect(counter(user.page)).to_contain_text("Move 5 of 5 · Team 1 (black): resigns")
+    expect(alice.page.locator(".actions")).to_be_hidden()
+    board_shot(alice.page, artifacts / "two-players-resigned.png")
+    for user in (alice, bob):
+        user.check_no_errors()
+        user.context.close()

@@ -1,0 +1,122 @@
+"""Driving the Miai web UI with Playwright: users in their own browser contexts, board clicks, waits."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
+
+from tests.web.support import PASSWORD
+
+PHONE: ViewportSize = {"width": 390, "height": 844}
+DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+
+
+@dataclass
+class User:
+    """One person at one browser: their own context (cookies) and page."""
+
+    name: str
+    context: BrowserContext
+    page: Page
+    errors: list[str] = field(default_factory=list)
+    frames: list[str] = field(default_factory=list)  # every websocket frame this browser received
+    socket_urls: list[str] = field(default_factory=list)  # every websocket this browser opened
+
+    def check_no_errors(self) -> None:
+        assert not self.errors, f"{self.name}'s page raised: {self.errors}"
+
+
+def open_browser(browser: Browser, base: str, name: str, viewport: ViewportSize | None = None) -> User:
+    context = browser.new_context(base_url=base, viewport=viewport or DESKTOP)
+    context.set_default_timeout(15_000)
+    page = context.new_page()
+    user = User(name, context, page)
+    page.on("pageerror", lambda err: user.errors.append(f"{err}\n{err.stack}"))
+
+    def watch(ws: Any) -> None:
+        user.socket_urls.append(ws.url)
+        ws.on("framereceived", lambda data: user.frames.append(data if isinstance(data, str) else ""))
+
+    page.on("websocket", watch)
+    return user
+
+
+def register_in_ui(user: User) -> None:
+    page = user.page
+    page.goto("/register")
+    page.fill("#username", user.name)
+    page.fill("#password", PASSWORD)
+    page.click("#auth-submit")
+    expect(page.locator("#nav-user")).to_have_text(user.name)
+
+
+def register_by_api(user: User) -> str:
+    """Register through the context's own HTTP client (the session cookie lands in the browser context);
+    returns the CSRF token for `api()`."""
+    credentials = {"username": user.name, "password": PASSWORD}
+    response = user.context.request.post("/api/v1/accounts", data=credentials)
+    assert response.status == 201, response.text()
+    return str(response.json()["csrf_token"])
+
+
+def api(user: User, csrf: str, method: str, path: str, body: Any = None) -> Any:
+    """Call the API with the browser context's session cookie, as the page itself would."""
+    response = user.context.request.fetch(
+        f"/api/v1{path}", method=method, data=body if body is not None else {}, headers={"X-CSRF-Token": csrf}
+    )
+    assert response.ok, f"{method} {path}: {response.status} {response.text()}"
+    return response.json()
+
+
+def game_id_of(page: Page) -> int:
+    match = re.search(r"/games/(\d+)", page.url)
+    assert match, page.url
+    return int(match.group(1))
+
+
+def point(page: Page, vertex: str) -> Any:
+    """A board point, found by its ARIA label ("E5: empty", "E5: team 1 stone ...")."""
+    return page.locator(f'.board [role="gridcell"][aria-label^="{vertex}:"]')
+
+
+def expect_point(page: Page, vertex: str, says: str) -> None:
+    """The point's ARIA label: `expect_point(page, "A2", "team 1 stone (black, square), last move")`."""
+    expect(point(page, vertex)).to_have_attribute("aria-label", f"{vertex}: {says}")
+
+
+def counter(page: Page) -> Any:
+    return page.locator("#move-counter")
+
+
+def play(page: Page, vertex: str, moves_after: int) -> None:
+    """Preview a point, submit it, and wait until the page shows the move."""
+    point(page, vertex).click()
+    expect(page.locator("#submit-move")).to_be_enabled()
+    page.click("#submit-move")
+    expect(counter(page)).to_contain_text(f"Move {moves_after} of {moves_after}")
+
+
+def pass_turn(page: Page, moves_after: int) -> None:
+    page.click("#pass")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    page.click("#confirm-ok")
+    expect(counter(page)).to_contain_text(f"Move {moves_after} of {moves_after}")
+
+
+def wait_moves(page: Page, n: int) -> None:
+    expect(counter(page)).to_contain_text(f"Move {n} of {n}")
+
+
+def chat(page: Page, channel: str, text: str) -> None:
+    page.click(f'.chat .tab[data-channel="{channel}"]')
+    page.fill("#chat-input", text)
+    page.click(".chat-form button")
+    expect(page.locator(".chat-log")).to_contain_text(text)
+
+
+def board_shot(page: Page, path: Path) -> None:
+    page.locator(".board").screenshot(path=str(path))
