@@ -57,7 +57,12 @@ def create_app(
         await app.state.hub.start()
         mailer = Mailer(enabled=bool(settings.smtp_host), base_url=settings.base_url)
         app.state.games = GameService(
-            app.state.sessions, app.state.hub, mailer, settings.confirm_window_seconds, now
+            app.state.sessions,
+            app.state.hub,
+            mailer,
+            settings.confirm_window_seconds,
+            now,
+            single_writer=settings.effective_database_url.startswith("sqlite"),
         )
         app.state.computers = Computers(app.state.games, chooser or engine_chooser)
         tasks: list[asyncio.Task[Any]] = []
@@ -71,6 +76,7 @@ def create_app(
                 tasks.append(asyncio.create_task(run_outbox(app.state.sessions, settings)))
         if background:
             await app.state.computers.resume()
+            tasks.append(asyncio.create_task(asyncio.to_thread(_warm_up_estimator)))
         try:
             yield
         finally:
@@ -118,6 +124,17 @@ def create_app(
     app.include_router(ws.router, prefix="/api/v1")
     _mount_web(app)
     return app
+
+
+def _warm_up_estimator() -> None:
+    """Load the estimator's compiled kernel now, so the first game that ends does not wait for it."""
+    try:
+        from miai.core.go import Rules, new_game
+        from miai.server.play.judging import _judge
+
+        _judge(new_game(5, Rules(allowed_sizes=(5,))))
+    except Exception:  # no estimator installed: games are scored with every stone alive
+        return
 
 
 def _mount_web(app: FastAPI) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 import secrets
@@ -61,7 +62,7 @@ async def create_user(db: AsyncSession, username: str, password: str, email: str
     user = User(
         username=username,
         email=email or None,
-        password_hash=hash_password(password),
+        password_hash=await asyncio.to_thread(hash_password, password),  # argon2 is slow on purpose
         settings=dict(DEFAULT_SETTINGS),
         created_at=datetime.now(UTC),
     )

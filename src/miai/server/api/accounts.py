@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request, Response
@@ -91,7 +92,8 @@ async def login(body: Credentials, request: Request, response: Response, db: DB)
             429, {"error": "rate_limited", "message": "too many login attempts; wait a minute"}
         )
     user = await repo.user_by_name(db, body.username)
-    if user is None or not check_password(user.password_hash, body.password):
+    # argon2 is slow on purpose: keep it off the event loop
+    if user is None or not await asyncio.to_thread(check_password, user.password_hash, body.password):
         raise HTTPException(401, {"error": "unauthorized", "message": "wrong username or password"})
     token, csrf = await new_session(db, user, request.app.state.settings.session_days)
     await db.commit()

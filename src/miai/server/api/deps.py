@@ -46,8 +46,11 @@ async def resolve_viewer(db: AsyncSession, request: Request) -> Viewer | None:
         user = await repo.user_by_id(db, record.user_id)
         if user is None:
             raise HTTPException(401, {"error": "unauthorized", "message": "unknown API token"})
-        record.last_used_at = datetime.now(UTC)
-        await db.commit()
+        now = datetime.now(UTC)
+        last = repo.utc(record.last_used_at)
+        if last is None or (now - last).total_seconds() > 60:  # not a write on every request
+            record.last_used_at = now
+            await db.commit()
         return Viewer(user, via_cookie=False, csrf=None)
     cookie = request.cookies.get(COOKIE)
     if not cookie:
@@ -61,6 +64,7 @@ async def resolve_viewer(db: AsyncSession, request: Request) -> Viewer | None:
 
 async def optional_viewer(request: Request, db: DB) -> Viewer | None:
     viewer = await resolve_viewer(db, request)
+    await db.close()  # hand the connection back: game commands open their own sessions
     if viewer is not None and viewer.via_cookie and request.method not in SAFE_METHODS:
         sent = request.headers.get(CSRF_HEADER, "")
         if not viewer.csrf or not secrets.compare_digest(sent, viewer.csrf):

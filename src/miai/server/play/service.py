@@ -72,6 +72,7 @@ class GameService:
         mailer: Mailer,
         confirm_window: float = 300,
         now: Clock = system_now,
+        single_writer: bool = False,
     ) -> None:
         self.sessions = sessions
         self.hub = hub
@@ -79,6 +80,10 @@ class GameService:
         self.confirm_window = confirm_window
         self.now = now
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        # SQLite has one writer at a time; queueing here is fairer than its busy-wait back-off.
+        self._writer: contextlib.AbstractAsyncContextManager[Any] = (
+            asyncio.Lock() if single_writer else contextlib.nullcontext()
+        )
         self._cache: dict[int, Live] = {}
         self._random = random.Random(secrets.randbits(64))
 
@@ -87,7 +92,7 @@ class GameService:
     @contextlib.asynccontextmanager
     async def command(self, game_id: int, expected: int | None = None) -> AsyncIterator[Tx]:
         """Lock the game, open a transaction, and on success store events, bump the version, publish."""
-        async with self._locks[game_id]:
+        async with self._locks[game_id], self._writer:
             async with self.sessions() as db:
                 game = await repo.game_for_update(db, game_id)
                 if game is None:
@@ -469,9 +474,10 @@ class GameService:
         new_states.reverse()
         clocks = dict(game.clocks)
         started = repo.utc(game.turn_started_at) or now
-        players = await repo.players_of(tx.db, game.id)
+        leaving = any(isinstance(s.last_move, Resign | Timeout) for s in new_states)
+        players = await repo.players_of(tx.db, game.id) if leaving else []
         for s in new_states:
-            if s.last_move is None:  # an agreed draw ends the game without a move
+            if s.last_move is None:  # an agreed draw ends the game without a move (team 0 in storage)
                 team, seat, text = 0, 0, AGREED_DRAW
             else:
                 team, seat = s.last_colour + 1, s.last_seat
@@ -496,11 +502,11 @@ class GameService:
                 )
             )
             tx.event(
-                "move",
+                "move" if team else "draw_agreed",
                 {
                     "ply": s.plies,
-                    "team": team,
-                    "seat": seat,
+                    "team": team or None,
+                    "seat": seat if team else None,
                     "move": text,
                     "user_id": live.seats.get((team, seat)),
                     "position": position_view(s),
@@ -529,7 +535,9 @@ class GameService:
             changes["deadline_at"] = None if on_move.get("user_id") in live.bots else deadline
             tx.events[-1][1]["deadline"] = deadline.isoformat()
             tx.events[-1][1]["clocks"] = clocks
-            next_user = await repo.user_by_id(tx.db, on_move["user_id"]) if on_move.get("user_id") else None
+            next_user = None
+            if self.mailer.enabled and on_move.get("user_id") not in (None, *live.bots):
+                next_user = await repo.user_by_id(tx.db, on_move["user_id"])
             if next_user is not None:
                 self.mailer.your_turn(tx.db, next_user, game, state.plies)
         tx.changes.update(changes)

@@ -207,5 +207,9 @@ async def user_socket(websocket: WebSocket) -> None:
 async def _drain(websocket: WebSocket) -> None:
     while True:
         text = await websocket.receive_text()
-        if text.strip() == '{"t":"ping"}':
+        try:
+            message = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(message, dict) and message.get("t") == "ping":
             await websocket.send_json({"t": "pong", "d": {}})
