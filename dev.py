@@ -27,7 +27,7 @@ def venv_python() -> Path:
 
 
 def ensure_venv() -> Path:
-    if sys.version_info < (3, 11):
+    if sys.version_info < (3, 11):  # noqa: UP036 - this file runs before anything is installed
         sys.exit(f"Miai needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     if not venv_python().exists():
         print("creating virtual environment in .venv ...", flush=True)
@@ -43,7 +43,7 @@ def ensure_venv() -> Path:
 
 
 def run(python: Path, args: list[str]) -> int:
-    return subprocess.run([str(python), *args], cwd=ROOT).returncode
+    return subprocess.run([str(python), *args], cwd=ROOT, check=False).returncode
 
 
 def main(argv: list[str]) -> int:

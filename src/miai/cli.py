@@ -13,7 +13,7 @@ import random
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from miai import __version__
 
@@ -54,8 +54,8 @@ def _add_gtp(subparsers: argparse._SubParsersAction[_Parser]) -> None:
     parser = subparsers.add_parser(
         "gtp",
         help="play Go over GTP on stdin/stdout",
-        description="Serve Miai's Go engine over the Go Text Protocol on standard input and output "
-        "(the placeholder simple player chooses the moves).",
+        description="Serve Miai's Go engine over the Go Text Protocol on standard input and output, so Miai "
+        "plays in Sabaki, GoGui and against other engines.",
     )
     parser.add_argument(
         "--rules",
@@ -64,17 +64,51 @@ def _add_gtp(subparsers: argparse._SubParsersAction[_Parser]) -> None:
         metavar="PRESET",
         help="rules preset (default: chinese; one of: %(choices)s)",
     )
-    parser.add_argument("--seed", type=int, default=None, help="seed of the player's random choices")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the player's random choices")
+    parser.add_argument(
+        "--level",
+        default="10",
+        help="computer level 1..10, 'simple' for the quick placeholder player, or the name of an external "
+        "engine configured in MIAI_EXTERNAL_ENGINES (default 10)",
+    )
+    parser.add_argument(
+        "--time",
+        type=_seconds,
+        default=None,
+        metavar="SECONDS",
+        help="longest think per move (default: the level's budget, or what time_settings allow)",
+    )
 
 
 def _run_gtp(args: argparse.Namespace) -> int:
-    from miai.engines.simple import SimplePlayer
     from miai.formats.gtp import run_gtp_loop
     from miai.formats.gtp.go_engine import build_go_engine
 
-    engine = build_go_engine(args.rules, SimplePlayer(random.Random(args.seed)))
+    if args.level == "simple":
+        from miai.engines.simple import SimplePlayer
+
+        player: Any = SimplePlayer(random.Random(args.seed))
+    else:
+        from miai.engines.levels import make_move_generator
+
+        level: int | str = int(args.level) if args.level.isdigit() else args.level
+        try:
+            player = make_move_generator(level, args.time, args.seed)
+        except ValueError as err:
+            print(f"miai gtp: error: {err}", file=sys.stderr)
+            return 2
+    engine = build_go_engine(args.rules, player, _estimator())
     run_gtp_loop(engine, sys.stdin.buffer, sys.stdout.buffer)
     return 0
+
+
+def _estimator() -> Any:
+    """The dead-stone estimator for final_score / final_status_list, when it is installed."""
+    try:
+        from miai.engines.estimator.gtp import GtpEstimator
+    except ImportError:
+        return None
+    return GtpEstimator()
 
 
 # ---------------------------------------------------------------- miai match
@@ -260,12 +294,28 @@ def _run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- miai score
+
+
+def _add_score(subparsers: argparse._SubParsersAction[_Parser]) -> None:
+    from miai.engines.score_cli import add_score_parser
+
+    add_score_parser(subparsers)
+
+
+def _run_score(args: argparse.Namespace) -> int:
+    from miai.engines.score_cli import score_command
+
+    return score_command(args)
+
+
 # ---------------------------------------------------------------- the parser
 
 SUBCOMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction[_Parser]], None], Runner]] = {
     "serve": (_add_serve, _run_serve),
     "gtp": (_add_gtp, _run_gtp),
     "match": (_add_match, _run_match),
+    "score": (_add_score, _run_score),
     "version": (_add_version, _run_version),
 }
 

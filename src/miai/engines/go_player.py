@@ -1,0 +1,171 @@
+"""A Go player on top of the kernel search: its budget, deliberate weakness, and when to pass or resign.
+
+Passing: the player passes when every legal placement would fill one of its own eyes, when the search
+itself prefers the pass, when it is not behind and every remaining placement is on a point whose owner
+the playouts agree on (playing there changes nothing; under rules that score every stone as it stands,
+the playouts must also agree with the board as it is now), or when its pass would end the game and the
+score says it wins (the exact count when every stone counts as it stands, else the playouts' estimate of
+the dead stones).
+
+Resigning: only when the win rate stays below a threshold for several searches in a row, and never in a
+game of more than two colours (leaving hands the other teams an unearned result) unless the caller says
+that every team is a computer.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from miai.core.go import PASS, RESIGN, GoState, Move, Place
+from miai.core.go.rules import DeadStones
+from miai.core.go.scoring import ownership as board_ownership
+from miai.core.go.scoring import score
+from miai.engines.go_search import DEFAULT_CAPACITY, KernelSearch
+from miai.engines.kernel.board import is_eye
+from miai.engines.kernel.convert import from_state
+from miai.engines.kernel.layout import padded
+from miai.engines.result import SearchResult
+
+SETTLED = 0.9  # a point whose owner agrees in this share of playouts is settled
+MIN_PLAYOUTS_FOR_SETTLED = 64
+PASS_MARGIN = 0.05
+
+
+@dataclass(frozen=True)
+class ResignPolicy:
+    threshold: float = 0.05  # resign below this win rate ...
+    searches: int = 3  # ... in this many searches in a row
+    min_playouts: int = 500  # a search this small is too noisy to resign on
+    all_computer: bool = False  # with more than two colours, resign only if every team is a computer
+
+
+@dataclass(frozen=True)
+class Style:
+    """How hard the player tries: a playout and a time budget, and how much it deliberately errs."""
+
+    playouts: int | None
+    seconds: float | None
+    temperature: float = 0.0  # > 0: pick among explored moves with probability ∝ visits^(1/T)
+    blunder_rate: float = 0.0  # share of moves played at random among useful placements
+    capacity: int = DEFAULT_CAPACITY
+
+
+class GoPlayer:
+    """Chooses Go moves; one instance follows one game so that it can reuse its tree and track resigning.
+
+    Callable as a MoveGenerator: `player(state, colour, seconds) -> Move`.
+    """
+
+    def __init__(
+        self,
+        style: Style,
+        seed: int = 0,
+        resign: ResignPolicy | None = None,
+        now: Callable[[], float] = time.monotonic,
+    ) -> None:
+        if style.playouts is None and style.seconds is None:
+            raise ValueError("a style needs a playout budget, a time budget or both")
+        self.style = style
+        self.resign = resign if resign is not None else ResignPolicy()
+        self.search = KernelSearch(seed=seed, capacity=style.capacity, now=now)
+        self._rng = random.Random(seed)
+        self._low_searches = 0
+        self.last: SearchResult[Move] | None = None
+
+    def __call__(self, state: GoState, colour: int, seconds: float | None = None) -> Move:
+        return self.choose(state, colour, seconds)
+
+    def choose(self, state: GoState, colour: int | None = None, seconds: float | None = None) -> Move:
+        """The move for `colour` (default: the colour to move); `seconds` caps the time budget."""
+        if state.is_over:
+            raise ValueError("the game is over: there is no move to choose")
+        colour = state.to_move if colour is None else colour
+        if not 0 <= colour < state.colours or not state.active[colour]:
+            raise ValueError(f"colour {colour} is not playing in this game")
+        self.last = None
+        useful = self._useful_placements(state, colour)
+        if not useful:
+            return PASS
+        budget = self.style.seconds
+        if seconds is not None:
+            budget = seconds if budget is None else min(budget, seconds)
+        result = self.search.search(state, colour, self.style.playouts, budget)
+        self.last = result
+        if self._should_resign(state, colour, result):
+            return RESIGN
+        if self.style.blunder_rate and self._rng.random() < self.style.blunder_rate:
+            return Place(self._rng.choice(useful))
+        move = self._pick(result)
+        if move == PASS or self._should_pass(state, colour, useful, result):
+            return PASS
+        return move
+
+    # ----------------------------------------------------------------- parts of the decision
+
+    @staticmethod
+    def _useful_placements(state: GoState, colour: int) -> list[int]:
+        """Legal placements of `colour` that do not fill one of its own eyes."""
+        position = from_state(state, colour)
+        size = state.size
+        return [p for p in state.legal_points(colour) if not is_eye(position.b, colour, padded(p, size))]
+
+    def _pick(self, result: SearchResult[Move]) -> Move:
+        placements = [c for c in result.children if c.visits > 0 and c.move != PASS]
+        if not placements:
+            return PASS
+        best = placements[0]
+        passing = next((c for c in result.children if c.move == PASS), None)
+        # A pass must beat every placement clearly: when all moves look lost, keep playing anyway.
+        if result.move == PASS and passing is not None and passing.win_rate > best.win_rate + PASS_MARGIN:
+            return PASS
+        temperature = self.style.temperature
+        if temperature <= 0 or len(placements) < 2:
+            return best.move
+        weights = [c.visits ** (1.0 / temperature) for c in placements]
+        return self._rng.choices([c.move for c in placements], weights)[0]
+
+    def _should_pass(
+        self, state: GoState, colour: int, useful: list[int], result: SearchResult[Move]
+    ) -> bool:
+        ownership = self.search.ownership()
+        as_is = state.rules.dead_stones is DeadStones.ALL_ALIVE
+        # Only a player who is not behind stops on "nothing left to gain": a losing one keeps trying.
+        ahead = result.win_rate >= 1.0 / state.active_mask.bit_count()
+        if ahead and result.playouts >= MIN_PLAYOUTS_FOR_SETTLED and ownership:
+            if as_is:
+                # Every stone counts as it stands, so a point is settled only if the playouts agree with
+                # its owner on the board now (a chain in atari inside our area is not settled yet).
+                now = board_ownership(state)
+                settled = all((who := now[p]) is not None and ownership[who][p] >= SETTLED for p in useful)
+            else:
+                settled = all(max(share[p] for share in ownership) >= SETTLED for p in useful)
+            if settled:
+                return True
+        in_play = state.active_mask.bit_count()
+        if state.passes < in_play - 1:
+            return False
+        # Our pass ends the game: pass only when we come out on top.
+        scores = score(state)
+        if as_is:
+            totals = {s.colour: s.total for s in scores}
+        elif ownership:
+            totals = {s.colour: sum(ownership[s.colour]) + s.komi + s.captures for s in scores}
+        else:
+            return False
+        best = max(totals[c] for c in range(state.colours) if state.active[c])
+        return totals[colour] >= best
+
+    def _should_resign(self, state: GoState, colour: int, result: SearchResult[Move]) -> bool:
+        policy = self.resign
+        if not policy.all_computer and (state.colours > 2 or len(state.seats[colour]) > 1):
+            return False  # leaving would decide the game for other players too
+        if result.playouts + result.reused < policy.min_playouts:
+            return False
+        if result.win_rate < policy.threshold:
+            self._low_searches += 1
+        else:
+            self._low_searches = 0
+        return self._low_searches >= policy.searches

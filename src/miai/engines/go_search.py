@@ -1,0 +1,246 @@
+"""Go tree search driven from Python: budgets, an injected clock, tree reuse and reading the results.
+
+The simulations themselves run in compiled code (`kernel.tree.search`), in chunks, so that the clock is
+read between chunks and a time budget is honoured within a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from miai.core.go import GoState, Move, Pass, Place
+from miai.core.go.moves import PASS
+from miai.engines.kernel.convert import KernelPosition, from_state
+from miai.engines.kernel.layout import PASS as KERNEL_PASS
+from miai.engines.kernel.layout import SITUATION_KEYS, padded
+from miai.engines.kernel.patterns import PATTERNS
+from miai.engines.kernel.playout import new_rng
+from miai.engines.kernel.tree import (
+    COUNT,
+    EXPAND_VISITS,
+    FIRST,
+    MOVE,
+    MOVER,
+    PLAYOUTS,
+    PRIOR_N,
+    PRIOR_W,
+    USED,
+    VISITS,
+    WINS,
+    compact,
+    default_params,
+    new_pool,
+    search,
+)
+from miai.engines.result import MoveStats, SearchResult
+
+DEFAULT_CAPACITY = 400_000
+
+
+@dataclass(frozen=True)
+class _Root:
+    """What the tree's node 0 stands for, to decide whether a later position can reuse the tree."""
+
+    game: tuple[object, ...]  # size, colours, rules and the starting position's hash
+    events: tuple[tuple[int, Move], ...]
+
+
+def first_state(state: GoState) -> GoState:
+    """The start of the game `state` belongs to."""
+    *_, start = state.lineage()
+    return start
+
+
+def _game_key(state: GoState) -> tuple[object, ...]:
+    start = first_state(state)
+    return (state.size, state.colours, state.rules, start.hash, start.to_move)
+
+
+class KernelSearch:
+    """UCT-RAVE search of Go positions over the compiled kernel, keeping its tree between moves.
+
+    Deterministic for a given seed and playout budget; a time budget uses the injected `now`.
+    """
+
+    def __init__(
+        self,
+        seed: int = 0,
+        capacity: int = DEFAULT_CAPACITY,
+        now: Callable[[], float] = time.monotonic,
+        params: np.ndarray | None = None,
+        reuse: bool = True,
+    ) -> None:
+        if capacity < 1000:
+            raise ValueError(f"the node pool needs at least 1000 nodes, not {capacity}")
+        self.capacity = capacity
+        self.now = now
+        self.params = default_params() if params is None else params
+        self._tuned = params is None  # our own parameters may follow the board size
+        self.reuse = reuse
+        self._rng = new_rng(seed)
+        self._pool = new_pool(capacity)
+        self._root: _Root | None = None
+        self.position: KernelPosition | None = None
+        self.ownership_counts: np.ndarray = np.zeros((16, 27 * 27), dtype=np.float64)
+        self.ownership_playouts = 0
+
+    # ----------------------------------------------------------------- tree reuse
+
+    def _reusable_node(
+        self, state: GoState, colour: int, game: tuple[object, ...], events: tuple[tuple[int, Move], ...]
+    ) -> int:
+        """The node standing for `state` with `colour` to play in the kept tree, or -1."""
+        old = self._root
+        if not self.reuse or old is None or old.game != game or events[: len(old.events)] != old.events:
+            return -1
+        ni = self._pool[0]
+        node = 0
+        for event_colour, move in events[len(old.events) :]:
+            if not isinstance(move, Place | Pass):
+                return -1
+            code = padded(move.point, state.size) if isinstance(move, Place) else KERNEL_PASS
+            first, count = int(ni[node, FIRST]), int(ni[node, COUNT])
+            node = -1
+            for child in range(first, first + count) if first >= 0 else range(0):
+                if int(ni[child, MOVE]) == code and int(ni[child, MOVER]) == event_colour:
+                    node = child
+                    break
+            if node < 0:
+                return -1
+        first = int(ni[node, FIRST])
+        if first >= 0 and int(ni[first, MOVER]) != colour:
+            return -1  # the tree was grown for another colour to play here (GTP free order)
+        return node
+
+    def _reroot(self, state: GoState, colour: int) -> None:
+        """Keep the subtree of the moves played since the last search, or start afresh."""
+        game = _game_key(state)
+        events = tuple(state.moves())
+        node = self._reusable_node(state, colour, game, events)
+        if node > 0:
+            ni, nf, _ = self._pool
+            ni2, nf2, meta2 = new_pool(self.capacity)
+            meta2[USED] = compact(ni, nf, node, ni2, nf2)
+            self._pool = (ni2, nf2, meta2)
+        elif node < 0:
+            self._pool = new_pool(self.capacity)
+        self._root = _Root(game, events)
+
+    # ----------------------------------------------------------------- searching
+
+    def search(
+        self,
+        state: GoState,
+        colour: int | None = None,
+        playouts: int | None = None,
+        seconds: float | None = None,
+    ) -> SearchResult[Move]:
+        """Search `state` for `colour` (default: the colour to move) within a budget (give at least one)."""
+        if playouts is None and seconds is None:
+            raise ValueError("give a playout budget, a time budget or both")
+        if state.is_over:
+            raise ValueError("the game is over: there is no move to search")
+        colour = state.to_move if colour is None else colour
+        start = self.now()
+        self._reroot(state, colour)
+        position = from_state(state, colour)
+        self.position = position
+        if self._tuned:
+            # Big boards grow a child per legal move on expansion: wait a little longer, to save memory.
+            self.params[EXPAND_VISITS] = 2.0 if state.size <= 13 else 3.0
+        ni, nf, meta = self._pool
+        reused = int(nf[0, VISITS])
+        self.ownership_counts[:] = 0.0
+        done = 0
+        chunk = 16
+        deadline = None if seconds is None else start + seconds
+        t0 = self.now()
+        while True:
+            todo = chunk if playouts is None else min(chunk, playouts - done)
+            if todo <= 0:
+                break
+            search(
+                ni,
+                nf,
+                meta,
+                position.b,
+                position.hz,
+                position.zob,
+                SITUATION_KEYS,
+                position.history,
+                position.komi,
+                PATTERNS,
+                self._rng,
+                self.params,
+                todo,
+                self.ownership_counts,
+            )
+            done += todo
+            t1 = self.now()
+            if deadline is not None:
+                if t1 >= deadline:
+                    break
+                # Aim each chunk at a twentieth of the remaining time, growing at most twofold a step.
+                per = (t1 - t0) / todo
+                wanted = int((deadline - t1) / 20 / per) if per > 0 else chunk * 2
+                chunk = max(1, min(chunk * 2, wanted, 4096))
+            else:
+                chunk = min(chunk * 2, 1024)
+            t0 = t1
+        self.ownership_playouts = done
+        return self._result(position, done, self.now() - start, reused)
+
+    def _result(self, position: KernelPosition, done: int, elapsed: float, reused: int) -> SearchResult[Move]:
+        ni = self._pool[0]
+        children = self._children(0)
+        if not children:
+            return SearchResult(PASS, 0, 0.0, done, elapsed, [PASS], [], reused)
+        stats: list[MoveStats[Move]] = [
+            MoveStats(position.core_move(code), visits, rate) for _, code, visits, rate in children
+        ]
+        best = children[0]
+        pv: list[Move] = []
+        node = best[0]
+        while node >= 0 and len(pv) < 30:
+            pv.append(position.core_move(int(ni[node, MOVE])))
+            ranked = self._children(node)
+            node = ranked[0][0] if ranked and ranked[0][2] > 0 else -1
+        return SearchResult(stats[0].move, best[2], best[3], done, elapsed, pv, stats, reused)
+
+    def _children(self, node: int) -> list[tuple[int, int, int, float]]:
+        """(index, move code, visits, mover's mean reward) of a node's children, most visited first."""
+        ni, nf, _ = self._pool
+        first, count = int(ni[node, FIRST]), int(ni[node, COUNT])
+        if first < 0:
+            return []
+        out = []
+        for child in range(first, first + count):
+            visits = int(nf[child, VISITS])
+            mean = (
+                float(nf[child, WINS]) / visits
+                if visits
+                else float(nf[child, PRIOR_W]) / max(1.0, float(nf[child, PRIOR_N]))
+            )
+            out.append((child, int(ni[child, MOVE]), visits, mean))
+        out.sort(key=lambda entry: (-entry[2], -entry[3], entry[0]))
+        return out
+
+    # ----------------------------------------------------------------- reading the last search
+
+    @property
+    def total_playouts(self) -> int:
+        return int(self._pool[2][PLAYOUTS])
+
+    def ownership(self) -> list[list[float]]:
+        """Per colour, per core point: the share of the last search's playouts in which it was theirs."""
+        position = self.position
+        if position is None or not self.ownership_playouts:
+            return []
+        size = position.size
+        points = [padded(p, size) for p in range(size * size)]
+        share = self.ownership_counts / self.ownership_playouts
+        return [[float(share[c, q]) for q in points] for c in range(position.colours)]

@@ -1,0 +1,105 @@
+"""The Go player's decisions around the search: passing, resigning and deliberate weakness."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from miai.core.go import PASS, RESIGN, GoState, Place, Rules, new_game
+from miai.core.go.rules import DeadStones
+from miai.engines.go_player import GoPlayer, ResignPolicy, Style
+from miai.formats.ascii import parse_diagram
+from tests.engines.problems import PROBLEMS
+
+QUICK = Style(playouts=600, seconds=None)
+
+
+def position(text: str, to_move: int, rules: Rules) -> GoState:
+    diagram = parse_diagram(text)
+    return new_game(diagram.size, rules, setup=diagram.stones, to_move=to_move)
+
+
+def test_passes_when_only_own_eyes_are_left() -> None:
+    state = position(
+        """
+        5 . X X X X
+        4 X X X X X
+        3 X X X X X
+        2 X X X X X
+        1 X X X X .
+          A B C D E
+        """,
+        0,
+        Rules(),
+    )
+    assert GoPlayer(QUICK, seed=1).choose(state) == PASS
+
+
+def test_ends_the_game_when_the_count_is_won() -> None:
+    state = position(
+        """
+        5 . X . O .
+        4 X X X O O
+        3 . X . X O
+        2 X X X O O
+        1 . X . O .
+          A B C D E
+        """,
+        1,
+        Rules(komi=(0.0, 0.5), dead_stones=DeadStones.ALL_ALIVE),
+    ).play(PASS)  # White passed; Black leads 15 to 10.5 and its pass ends the game
+    assert GoPlayer(QUICK, seed=1).choose(state) == PASS
+
+
+def test_does_not_pass_away_a_lost_count() -> None:
+    """Every stone counts as it stands: the two White stones in atari must really be captured."""
+    problem = next(p for p in PROBLEMS if p.name.startswith("capture two stones"))
+    rules = replace(problem.state().rules, dead_stones=DeadStones.ALL_ALIVE)
+    state = position(problem.diagram, 1, rules).play(PASS)  # Black's pass would end the game, lost
+    move = GoPlayer(QUICK, seed=1).choose(state)
+    assert isinstance(move, Place) and move.point in problem.answer_points()
+
+
+HOPELESS = """
+ 7 O O O O O O O
+ 6 O . O O . O O
+ 5 O O O O O O O
+ 4 O O O O O O O
+ 3 O O O O O O O
+ 2 X X X O . O O
+ 1 . X . X O O .
+   A B C D E F G
+"""
+
+
+def test_resigns_after_several_hopeless_searches() -> None:
+    state = position(HOPELESS, 0, Rules(komi=(0.0, 7.5)))
+    player = GoPlayer(QUICK, seed=1, resign=ResignPolicy(threshold=0.1, searches=2, min_playouts=100))
+    assert player.choose(state) != RESIGN  # one bad search is not enough
+    assert player.last is not None and player.last.win_rate < 0.1
+    assert player.choose(state) == RESIGN
+
+
+def test_never_resigns_for_a_team_in_a_multi_colour_game() -> None:
+    text = HOPELESS.replace(" 6 O . O O . O O", " 6 O . O R . O O")
+    state = new_game(7, Rules(komi=(0.0, 0.0, 0.0)), colours=3, setup=parse_diagram(text).stones, to_move=0)
+    policy = ResignPolicy(threshold=0.1, searches=1, min_playouts=100)
+    assert all(GoPlayer(QUICK, seed=s, resign=policy).choose(state) != RESIGN for s in range(3))
+    everyone_a_computer = ResignPolicy(threshold=0.1, searches=1, min_playouts=100, all_computer=True)
+    assert GoPlayer(QUICK, seed=1, resign=everyone_a_computer).choose(state) == RESIGN
+
+
+def test_beginner_errs_reproducibly() -> None:
+    beginner = Style(playouts=24, seconds=None, temperature=1.0, blunder_rate=0.3)
+    state = new_game(9, Rules(komi=(0.0, 7.5)))
+    games = []
+    for seed in (5, 5, 6):
+        player = GoPlayer(beginner, seed=seed)
+        moves = []
+        s = state
+        for _ in range(20):
+            move = player.choose(s)
+            moves.append(move)
+            s = s.play(move)
+        games.append(moves)
+    assert games[0] == games[1]
+    assert games[0] != games[2]

@@ -1,0 +1,138 @@
+"""Levels 1..10, external engines as extra levels, and their configuration."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from miai.core.go import PASS, Place, Rules, new_game
+from miai.engines import levels
+from miai.engines.go_player import GoPlayer
+from miai.engines.levels import (
+    ExternalEngine,
+    choose_move_any_game,
+    external_engines,
+    make_move_generator,
+    parse_engines,
+    style,
+)
+
+FAKE_ENGINE = str(Path(__file__).resolve().parents[1] / "formats" / "gtp" / "fake_gtp_engine.py")
+
+
+def test_levels_grow_in_budget_and_shrink_in_errors() -> None:
+    styles = [style(level) for level in range(1, 10)]
+    playouts = [s.playouts or 0 for s in styles]
+    assert playouts == sorted(playouts) and len(set(playouts)) == 9
+    assert playouts[0] <= 50  # a beginner thinks very little
+    blunders = [s.blunder_rate for s in styles]
+    assert blunders == sorted(blunders, reverse=True) and blunders[0] > 0.2 and blunders[-1] == 0
+    caps = [s.seconds or 0 for s in styles]
+    assert caps == sorted(caps)
+    top = style(10, seconds=3.0)
+    assert top.playouts is None and top.seconds == 3.0  # level 10 searches for the whole time budget
+    assert style(10).seconds == levels.DEFAULT_SECONDS
+    assert style(9, seconds=1.5).seconds == 1.5  # a shorter time caps a level
+
+
+@pytest.mark.parametrize("bad", [0, 11.5, -1, True, "x" * 3])
+def test_unknown_levels_are_refused_clearly(bad: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MIAI_EXTERNAL_ENGINES", "[]")
+    monkeypatch.setenv("MIAI_GNUGO", "/nonexistent/gnugo")
+    with pytest.raises(ValueError, match=r"level|engine"):
+        make_move_generator(bad, seconds=1.0)  # type: ignore[arg-type]
+
+
+def test_style_refuses_bad_times() -> None:
+    for seconds in (0.0, -1.0, float("inf"), float("nan")):
+        with pytest.raises(ValueError, match="seconds"):
+            style(10, seconds)
+
+
+def test_internal_generator_plays_legal_moves() -> None:
+    generator = make_move_generator(3, seconds=1.0, seed=4)
+    assert isinstance(generator, GoPlayer)
+    state = new_game(7, Rules(komi=(0.0, 7.5)))
+    for _ in range(10):
+        move = generator(state, state.to_move, None)
+        assert move == PASS or state.is_legal(move)
+        state = state.play(move)
+
+
+def test_engines_from_json_and_toml(tmp_path: Path) -> None:
+    text = json.dumps([{"name": "kata", "command": "katago gtp -config 'my cfg.cfg'", "level": 12}])
+    assert parse_engines(text) == [ExternalEngine("kata", ("katago", "gtp", "-config", "my cfg.cfg"), 12)]
+    toml = tmp_path / "engines.toml"
+    toml.write_text(
+        '[[engine]]\nname = "pachi"\ncommand = ["pachi", "-t", "=5000"]\n\n'
+        '[[engine]]\nname = "leela"\ncommand = ["leelaz", "--gtp"]\nlevel = 14\n'
+    )
+    assert parse_engines(str(toml)) == [
+        ExternalEngine("pachi", ("pachi", "-t", "=5000"), None),
+        ExternalEngine("leela", ("leelaz", "--gtp"), 14),
+    ]
+    assert parse_engines("  ") == []
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[{", "not valid JSON"),
+        ('{"name": "x"}', "list of engines"),
+        ('[{"name": "x"}]', "command"),
+        ('[{"name": "x", "command": []}]', "command"),
+        ('[{"name": "x y", "command": ["a"]}]', "name"),
+        ('[{"name": "x", "command": ["a"], "level": 5}]', "above 10"),
+        ('[{"name": "x", "command": ["a"], "speed": 5}]', "unknown field"),
+        ('[{"name": "x", "command": ["a"]}, {"name": "x", "command": ["b"]}]', "name used twice"),
+        (
+            '[{"name": "x", "command": ["a"], "level": 12}, {"name": "y", "command": ["b"], "level": 12}]',
+            "twice",
+        ),
+        ("/nonexistent/engines.toml", "cannot read"),
+    ],
+)
+def test_bad_engine_configuration_is_explained(text: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        parse_engines(text)
+
+
+def test_gnugo_is_level_11_when_installed(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    fake = tmp_path / "gnugo"
+    fake.write_text("#!/bin/sh\n")
+    fake.chmod(0o755)
+    monkeypatch.setenv("MIAI_GNUGO", str(fake))
+    engines = external_engines({})
+    assert engines == [ExternalEngine("gnugo", (str(fake), "--mode", "gtp", "--level", "10"), 11)]
+    configured = external_engines(
+        {"MIAI_EXTERNAL_ENGINES": '[{"name": "gnugo", "command": ["gg"], "level": 13}]'}
+    )
+    assert configured == [ExternalEngine("gnugo", ("gg",), 13)]  # the operator's entry replaces it
+
+
+def test_external_engine_by_name_and_number(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An engine that answers garbage: the generator falls back on Miai's own move."""
+    record = [{"name": "fake", "command": [sys.executable, FAKE_ENGINE], "level": 12}]
+    monkeypatch.setenv("MIAI_EXTERNAL_ENGINES", json.dumps(record))
+    state = new_game(7, Rules(komi=(0.0, 7.5)))
+    for level in ("fake", 12, "12"):
+        generator = make_move_generator(level, seconds=0.2)
+        move = generator(state, 0, None)
+        assert move == PASS or (isinstance(move, Place) and state.is_legal(move))
+
+
+def test_any_game_levels() -> None:
+    from miai.core import hex
+
+    state = hex.new_game(5, opening="none")
+    for level in (1, 4):
+        move = choose_move_any_game(state, level, seed=2)
+        assert move in state.legal_moves()
+    assert choose_move_any_game(state, 3, seed=9) == choose_move_any_game(state, 3, seed=9)
+    go = new_game(5, Rules(komi=(0.0, 0.5)))
+    assert go.is_legal(choose_move_any_game(go, 2, seed=1))
+    with pytest.raises(ValueError, match="levels"):
+        choose_move_any_game(state, 11, seed=1)
