@@ -176,10 +176,10 @@ def _report(
     rules = state.rules
     all_alive = rules.dead_stones is DeadStones.ALL_ALIVE
     dead: dict[str, list[str]] = {}
-    for p in sorted(judgement.dead):
-        colour = state.colour_at(p)
-        if colour is not None:
-            dead.setdefault(colour_name(colour), []).append(format_point(p, size))
+    for colour in range(state.colours):
+        vertices = [format_point(p, size) for p in sorted(judgement.dead) if state.colour_at(p) == colour]
+        if vertices:
+            dead[colour_name(colour)] = vertices
     notes = list(record.problems)
     if state.ended is None:
         notes.append("the record does not end the game; its last position is scored as if both passed")

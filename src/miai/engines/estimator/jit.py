@@ -21,7 +21,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 _HERE = Path(__file__).resolve().parent
 _KERNEL = _HERE.parent / "kernel"
 _CACHE = _HERE / "__pycache__"
-_STAMP = _CACHE / "estimator-sources.sha256"
+_STAMP = _CACHE / "kernel-sources.sha256"
 
 
 def _fingerprint() -> str:
