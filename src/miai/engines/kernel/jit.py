@@ -20,31 +20,32 @@ import numpy as np
 F = TypeVar("F", bound=Callable[..., Any])
 
 _HERE = Path(__file__).resolve().parent
-_CACHE = _HERE / "__pycache__"
-_STAMP = _CACHE / "kernel-sources.sha256"
 
 
-def _fingerprint() -> str:
+def _fingerprint(sources: Path) -> str:
     digest = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(_HERE.glob("*.py")):
+    for path in sorted(sources.glob("*.py")):
         digest.update(path.name.encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def _drop_stale_cache() -> None:
-    wanted = _fingerprint()
+def drop_stale_cache(package: Path, sources: Path = _HERE) -> None:
+    """Drop `package`'s numba cache when the kernel sources in `sources` changed since it was built."""
+    cache = package / "__pycache__"
+    stamp = cache / "kernel-sources.sha256"
+    wanted = _fingerprint(sources)
     with contextlib.suppress(OSError):
-        if _STAMP.read_text() == wanted:
+        if stamp.read_text() == wanted:
             return
     with contextlib.suppress(OSError):  # a read-only install simply compiles in memory every time
-        _CACHE.mkdir(exist_ok=True)
-        for stale in [*_CACHE.glob("*.nbi"), *_CACHE.glob("*.nbc")]:
+        cache.mkdir(exist_ok=True)
+        for stale in [*cache.glob("*.nbi"), *cache.glob("*.nbc")]:
             stale.unlink()
-        _STAMP.write_text(wanted)
+        stamp.write_text(wanted)
 
 
-_drop_stale_cache()
+drop_stale_cache(_HERE)
 
 
 def jit(fn: F) -> F:
