@@ -81,7 +81,7 @@ def run_miai(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.Com
 
 def test_miai_gtp_as_a_subprocess() -> None:
     script = "1 name\n2 boardsize 9\nplay b e5\n3 genmove w\nlist_stones black\nfoo\nquit\n"
-    done = run_miai("gtp", "--seed", "1", stdin=script)
+    done = run_miai("gtp", "--level", "simple", "--seed", "1", stdin=script)
     assert done.returncode == 0, done.stderr
     answers = done.stdout.split("\n\n")
     assert answers[0] == "=1 Miai"
@@ -99,7 +99,7 @@ def test_miai_gtp_rules_option() -> None:
 
 
 def test_miai_match_on_a_small_board(tmp_path: Path) -> None:
-    engine = "{python} -m miai gtp --seed 3"
+    engine = "{python} -m miai gtp --level simple --seed 3"
     done = run_miai("match", "--black", engine, "--white", engine, "--size", "5", "--games", "2", "--komi",
                     "0.5", "--alternate", "--sgf-dir", str(tmp_path), timeout=120)
     assert done.returncode == 0, done.stderr

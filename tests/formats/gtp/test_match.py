@@ -12,7 +12,7 @@ from miai.formats.gtp.match import MatchSettings, engine_argv, play_match
 from miai.formats.sgf.go import load_go
 
 SCRIPTED = f"{{python}} {Path(__file__).with_name('scripted_go_engine.py')}"
-MIAI = "{python} -m miai gtp --seed"
+MIAI = "{python} -m miai gtp --level simple --seed"
 
 
 def scripted(*options: str) -> str:

@@ -24,7 +24,7 @@ def play_against_gnugo(size: int, tmp_path: Path) -> None:
     need(gnugo is not None, "GNU Go not installed")
     assert gnugo is not None
     settings = MatchSettings(
-        black="{python} -m miai gtp --seed 11",
+        black="{python} -m miai gtp --level 1 --seed 11",
         white=f"{shlex.quote(gnugo)} --mode gtp --level 1",
         size=size,
         komi=7.5,
