@@ -128,20 +128,3 @@ def test_computer_fills_a_seat_in_a_three_colour_game_and_never_times_out(client
     snap = alice.get(f"/api/v1/games/{gid}").json()
     assert [(m["team"], m["move"]) for m in snap["moves"]] == [(1, "A1"), (2, "J9"), (3, "E5")]
     assert snap["to_move"]["team"] == 1
-
-
-def test_a_computer_turn_has_no_deadline(client: TestClient) -> None:
-    alice = register(client, "alice")
-    gid = alice.ok("/api/v1/practice", {"size": 9, "colour": "white", "level": 1})["id"]
-    game = client.portal.call(_deadline_of, client, gid)  # type: ignore[union-attr]
-    settle(client)
-    assert game is None or alice.get(f"/api/v1/games/{gid}").json()["moves"]
-
-
-async def _deadline_of(client: TestClient, gid: int) -> object:
-    from miai.server.storage import repo
-
-    async with client.app.state.sessions() as db:  # type: ignore[attr-defined]
-        game = await repo.game_for_update(db, gid)
-        assert game is not None
-        return game.deadline_at if game.to_move.get("team") == 1 else None

@@ -20,9 +20,7 @@ from tests.server.conftest import Player, make_settings, register
 def start_two_player_game(alice: Player, bob: Player, **options: Any) -> int:
     body = {"size": 9, "preset": "chinese", "team": 1, "seconds_per_move": 3600, **options}
     gid = int(alice.ok("/api/v1/games", body)["id"])
-    bob.ok(
-        f"/api/v1/games/{gid}/join", {"team": 2, "invite": options.get("invite")} if False else {"team": 2}
-    )
+    bob.ok(f"/api/v1/games/{gid}/join", {"team": 2})
     alice.ok(f"/api/v1/games/{gid}/confirm")
     bob.ok(f"/api/v1/games/{gid}/confirm")
     return gid
@@ -53,9 +51,8 @@ def test_fifty_concurrent_moves_for_one_turn(database_url: str, tmp_path: Path) 
                     )
                 )
 
-        responses = (
-            client.portal.call(storm) if hasattr(client, "portal") and client.portal else asyncio.run(storm())
-        )
+        assert client.portal is not None
+        responses = client.portal.call(storm)
         accepted = [r for r in responses if r.status_code == 200]
         refused = [r for r in responses if r.status_code != 200]
         assert len(accepted) == 1, [r.text for r in responses[:3]]
