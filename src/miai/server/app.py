@@ -14,7 +14,7 @@ from fastapi.responses import JSONResponse
 
 import miai
 from miai.server.api import accounts, admin, games, practice
-from miai.server.auth import RateLimiter
+from miai.server.auth import RateLimiter, set_password_cost
 from miai.server.notify.outbox import run_outbox
 from miai.server.play.computer import Chooser, Computers, engine_chooser
 from miai.server.play.notifications import Mailer
@@ -46,6 +46,7 @@ def create_app(
     `chooser` replaces the computer players' engine (tests)."""
     settings = settings or Settings.from_env()
     settings.check()
+    set_password_cost(settings.argon2_time_cost, settings.argon2_memory_kib)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -81,6 +82,7 @@ def create_app(
             yield
         finally:
             await app.state.computers.stop()
+            await app.state.games.close()
             if chooser is None:
                 from miai.engines.pool import shutdown_default_pool
 

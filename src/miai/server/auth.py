@@ -29,6 +29,12 @@ DEFAULT_SETTINGS = {
 _hasher = PasswordHasher()
 
 
+def set_password_cost(time_cost: int, memory_kib: int) -> None:
+    """New hashes use this cost; stored hashes carry their own parameters and still verify."""
+    global _hasher
+    _hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_kib)
+
+
 def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 

@@ -32,6 +32,9 @@ class Settings:
     login_attempts_per_minute: int = 10
     session_days: int = 30
     cookie_secure: bool = False
+    # argon2id cost: the library's defaults (3 passes over 64 MiB); lower them only for tests and benchmarks
+    argon2_time_cost: int = 3
+    argon2_memory_kib: int = 65536
     admins: tuple[str, ...] = ()  # usernames with administrator rights (besides users.is_admin)
     extra: dict[str, str] = field(default_factory=dict)
 
@@ -44,6 +47,8 @@ class Settings:
     def check(self) -> None:
         if self.environment == "production" and self.secret_key == DEV_SECRET:
             raise ValueError("MIAI_SECRET_KEY must be set to a private value in production")
+        if self.argon2_time_cost < 1 or self.argon2_memory_kib < 64:
+            raise ValueError("MIAI_ARGON2_TIME_COST must be 1 or more and MIAI_ARGON2_MEMORY_KIB 64 or more")
 
     @staticmethod
     def from_env(**overrides: object) -> Settings:
@@ -64,6 +69,8 @@ class Settings:
             "smtp_starttls": env.get("MIAI_SMTP_STARTTLS", "") in {"1", "true", "yes"},
             "mail_from": env.get("MIAI_MAIL_FROM", "miai@localhost"),
             "confirm_window_seconds": int(env.get("MIAI_CONFIRM_WINDOW", "300")),
+            "argon2_time_cost": int(env.get("MIAI_ARGON2_TIME_COST", "3")),
+            "argon2_memory_kib": int(env.get("MIAI_ARGON2_MEMORY_KIB", "65536")),
             "admins": tuple(a.strip().lower() for a in env.get("MIAI_ADMINS", "").split(",") if a.strip()),
         }
         values.update(overrides)

@@ -19,19 +19,21 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm.attributes import set_committed_value
 
 from miai.core.clock import TeamClock
 from miai.core.errors import IllegalMove
 from miai.core.go import TIMEOUT, DeadStones, GoState, Move, Resign, Timeout
 from miai.core.go.vertex import parse_move, parse_point
 from miai.server.play.errors import BadInput, Conflict, Forbidden, IllegalMoveError, NotFound, Stale
+from miai.server.play.group import GroupWriter
 from miai.server.play.judging import judge
 from miai.server.play.notifications import Mailer
 from miai.server.play.options import GoOptions
 from miai.server.play.views import AGREED_DRAW, AUTO_PASS, final_result, move_text, position_view
 from miai.server.realtime.hub import Hub, Message
 from miai.server.storage import repo
-from miai.server.storage.models import Game, GameEvent, GameMove, GamePlayer, ScoreFlag, User
+from miai.server.storage.models import Game, GameEvent, GamePlayer, ScoreFlag, User
 
 Clock = Callable[[], datetime]
 
@@ -59,6 +61,7 @@ class Tx:
     notices: list[Message] = field(default_factory=list)  # lobby / dashboard pings, no version
     changes: dict[str, Any] = field(default_factory=dict)
     new_live: Live | None = None  # the rules state after this command; cached only once it is stored
+    moves: list[dict[str, Any]] = field(default_factory=list)  # game_moves rows to store
 
     def event(self, t: str, d: dict[str, Any], audience: str = "all") -> None:
         self.events.append((t, d, audience))
@@ -80,11 +83,8 @@ class GameService:
         self.confirm_window = confirm_window
         self.now = now
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        # SQLite has one writer at a time; queueing here is fairer than its busy-wait back-off.
-        self._writer: contextlib.AbstractAsyncContextManager[Any] = (
-            asyncio.Lock() if single_writer else contextlib.nullcontext()
-        )
         self._cache: dict[int, Live] = {}
+        self._group = GroupWriter(sessions) if single_writer else None
         self._random = random.Random(secrets.randbits(64))
 
     # ------------------------------------------------------------------------- the command stream
@@ -92,43 +92,69 @@ class GameService:
     @contextlib.asynccontextmanager
     async def command(self, game_id: int, expected: int | None = None) -> AsyncIterator[Tx]:
         """Lock the game, open a transaction, and on success store events, bump the version, publish."""
-        async with self._locks[game_id], self._writer:
-            async with self.sessions() as db:
-                game = await repo.game_for_update(db, game_id)
-                if game is None:
-                    raise NotFound(f"there is no game {game_id}")
-                if expected is not None and expected != game.version:
-                    raise Stale(
-                        f"the game has moved on (version {game.version}, you sent {expected})",
-                        version=game.version,
-                    )
-                tx = Tx(db, game, game.version)
-                yield tx
-                if tx.events or tx.changes:
-                    await self._commit(tx)
+        async with self._locks[game_id]:
+            if self._group is not None:
+                async with self._group.turn() as db:
+                    tx = await self._begin(db, game_id, expected)
+                    yield tx
+                    writes = self._writes(tx)
+                    stored = self._group.add(writes) if writes else None
+                if stored is not None and writes is not None:
+                    await stored
+                    await self._stored(tx, writes)
+            else:
+                async with self.sessions() as db:
+                    tx = await self._begin(db, game_id, expected)
+                    yield tx
+                    writes = self._writes(tx)
+                    if writes is not None:
+                        if await repo.store_commands(db, [writes]):
+                            await db.rollback()
+                            self._cache.pop(game_id, None)
+                            raise Stale(
+                                "another command changed the game first; try again", version=tx.version + 1
+                            )
+                        try:
+                            await db.commit()
+                        except IntegrityError:
+                            await db.rollback()
+                            self._cache.pop(game_id, None)
+                            raise Stale("another command changed the game first; try again") from None
+                        await self._stored(tx, writes)
             for message in tx.notices:
                 await self.hub.publish(message)
 
-    async def _commit(self, tx: Tx) -> None:
-        game, db = tx.game, tx.db
-        new_version = tx.version + max(1, len(tx.events))
-        now = self.now()
-        for offset, (t, d, audience) in enumerate(tx.events, start=1):
-            db.add(
-                GameEvent(
-                    game_id=game.id, v=tx.version + offset, type=t, data=d, audience=audience, created_at=now
-                )
+    async def _begin(self, db: AsyncSession, game_id: int, expected: int | None) -> Tx:
+        if self._group is not None:
+            game = await self._group.game(db, game_id)
+        else:
+            game = await repo.game_for_update(db, game_id)
+        if game is None:
+            raise NotFound(f"there is no game {game_id}")
+        if expected is not None and expected != game.version:
+            raise Stale(
+                f"the game has moved on (version {game.version}, you sent {expected})",
+                version=game.version,
             )
-        try:
-            if not await repo.bump_version(db, game, tx.version, version=new_version, **tx.changes):
-                await db.rollback()
-                self._cache.pop(game.id, None)
-                raise Stale("another command changed the game first; try again", version=tx.version + 1)
-            await db.commit()
-        except IntegrityError:
-            await db.rollback()
-            self._cache.pop(game.id, None)
-            raise Stale("another command changed the game first; try again") from None
+        return Tx(db, game, game.version)
+
+    def _writes(self, tx: Tx) -> repo.CommandWrites | None:
+        if not (tx.events or tx.changes):
+            return None
+        game_id, now = tx.game.id, self.now()
+        events = [
+            {"game_id": game_id, "v": tx.version + i, "type": t, "data": d, "audience": a, "created_at": now}
+            for i, (t, d, a) in enumerate(tx.events, start=1)
+        ]
+        version = tx.version + max(1, len(tx.events))
+        return repo.CommandWrites(game_id, tx.version, {**tx.changes, "version": version}, events, tx.moves)
+
+    async def _stored(self, tx: Tx, writes: repo.CommandWrites) -> None:
+        """After the COMMIT: bring the cached game row and rules state up to date, then publish."""
+        game = tx.game
+        for key, value in writes.changes.items():
+            set_committed_value(game, key, value)
+        new_version = writes.changes["version"]
         if tx.new_live is not None:
             tx.new_live.version = new_version
             self._cache[game.id] = tx.new_live
@@ -137,8 +163,10 @@ class GameService:
             if live is not None and live.version == tx.version:
                 live.version = new_version
         self.after_commit(game.id, new_version)
-        for offset, (t, d, audience) in enumerate(tx.events, start=1):
-            await self.hub.publish(Message(f"game:{game.id}", t, d, tx.version + offset, audience))
+        for row in writes.events:
+            await self.hub.publish(
+                Message(f"game:{game.id}", row["type"], row["data"], row["v"], row["audience"])
+            )
 
     # ------------------------------------------------------------------------- live state
 
@@ -181,6 +209,11 @@ class GameService:
     async def _bots_of(self, db: AsyncSession, seats: dict[tuple[int, int], int]) -> dict[int, int]:
         users = await repo.users_by_ids(db, sorted(set(seats.values())))
         return {uid: int(u.settings["bot_level"]) for uid, u in users.items() if u.settings.get("bot_level")}
+
+    async def close(self) -> None:
+        """Wait for the last group of commands to be stored (server shutdown)."""
+        if self._group is not None:
+            await self._group.close()
 
     def after_commit(self, game_id: int, version: int) -> None:
         """Hook run after every stored command (the computer players start thinking here)."""
@@ -490,16 +523,16 @@ class GameService:
             elif not s.auto_pass and str(team) in clocks:
                 elapsed = (now - started).total_seconds()
                 clocks[str(team)] = _clock_json(_clock_from(clocks[str(team)]).after_move(control, elapsed))
-            tx.db.add(
-                GameMove(
-                    game_id=game.id,
-                    ply=s.plies,
-                    team=team,
-                    seat=seat,
-                    user_id=live.seats.get((team, seat)),
-                    move=text,
-                    created_at=now,
-                )
+            tx.moves.append(
+                {
+                    "game_id": game.id,
+                    "ply": s.plies,
+                    "team": team,
+                    "seat": seat,
+                    "user_id": live.seats.get((team, seat)),
+                    "move": text,
+                    "created_at": now,
+                }
             )
             tx.event(
                 "move" if team else "draw_agreed",

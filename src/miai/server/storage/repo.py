@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.server.storage.models import (
@@ -81,18 +82,39 @@ async def moves_of(db: AsyncSession, game_id: int) -> list[GameMove]:
     return list((await db.execute(query)).scalars())
 
 
-async def bump_version(db: AsyncSession, game: Game, expected: int, **changes: Any) -> bool:
-    """Optimistic concurrency across processes: only one writer moves a game on from version `expected`.
+@dataclass
+class CommandWrites:
+    """What one game command stores: the game row moved on from version `expected`, new events and moves."""
 
-    `changes` must include the new `version`.
-    """
-    result = await db.execute(
-        update(Game)
-        .where(Game.id == game.id, Game.version == expected)
-        .values(**changes)
-        .execution_options(synchronize_session=False)
-    )
-    return bool(result.rowcount)  # type: ignore[attr-defined]
+    game_id: int
+    expected: int
+    changes: dict[str, Any]  # must include the new `version`
+    events: list[dict[str, Any]] = field(default_factory=list)  # game_events rows
+    moves: list[dict[str, Any]] = field(default_factory=list)  # game_moves rows
+
+
+async def store_commands(db: AsyncSession, writes: Sequence[CommandWrites]) -> set[int]:
+    """Store the writes of one or more commands in the open transaction, with plain Core statements (the
+    ORM's unit of work costs more than the rest of a move).
+
+    Optimistic concurrency across processes: a game row that has moved on from its expected version is
+    not touched, nor are its events and moves stored; the ids of those games are returned."""
+    connection = await db.connection()
+    games = cast(Table, Game.__table__)
+    stale = set()
+    for w in writes:
+        result = await connection.execute(
+            update(games).where(games.c.id == w.game_id, games.c.version == w.expected).values(**w.changes)
+        )
+        if not result.rowcount:
+            stale.add(w.game_id)
+    events = [row for w in writes if w.game_id not in stale for row in w.events]
+    moves = [row for w in writes if w.game_id not in stale for row in w.moves]
+    if events:
+        await connection.execute(insert(cast(Table, GameEvent.__table__)), events)
+    if moves:
+        await connection.execute(insert(cast(Table, GameMove.__table__)), moves)
+    return stale
 
 
 async def events_since(db: AsyncSession, game_id: int, after: int, limit: int = 500) -> list[GameEvent]:
