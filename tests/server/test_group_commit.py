@@ -150,6 +150,39 @@ def test_a_game_changed_by_another_process_meanwhile_is_refused(
     run(work, tmp_path)
 
 
+def test_only_the_game_changed_elsewhere_fails_in_its_group(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def work(path: Path) -> None:
+        async with started_games(path) as (service, engine, games):
+            victim = games[3][0]
+            real = repo.store_commands
+
+            async def another_process_first(db: Any, writes: Any) -> set[int]:
+                assert len(writes) > 1  # the moves were grouped
+                monkeypatch.setattr(repo, "store_commands", real)
+                bump = update(Game).where(Game.id == victim).values(version=Game.version + 5)
+                async with engine.connect() as other:
+                    await other.execute(bump)
+                    await other.commit()
+                return await real(db, writes)
+
+            monkeypatch.setattr(repo, "store_commands", another_process_first)
+            answers = await asyncio.gather(
+                *(service.move(b, g, "E5") for g, b, _ in games), return_exceptions=True
+            )
+            for (game_id, black, _), answer in zip(games, answers, strict=True):
+                if game_id == victim:
+                    assert isinstance(answer, Stale)
+                    assert await stored_moves(service, game_id) == []
+                    await service.move(black, game_id, "E5")  # read afresh, the retry goes through
+                else:
+                    assert isinstance(answer, dict) and answer["ok"]
+                assert await stored_moves(service, game_id) == ["E5"]
+
+    run(work, tmp_path)
+
+
 def test_a_refused_move_leaves_the_group_intact(tmp_path: Path) -> None:
     async def work(path: Path) -> None:
         async with started_games(path) as (service, _engine, games):

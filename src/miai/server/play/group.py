@@ -120,7 +120,17 @@ class GroupWriter:
             return
         db = self._session()
         try:
-            stale = await repo.store_commands(db, [m.writes for m in group])
+            try:
+                stale = await repo.store_commands(db, [m.writes for m in group])
+            except repo.RowsMovedOn:
+                if any(m.wrote_orm for m in group):
+                    raise Stale("another command changed a game first; try again") from None
+                await db.rollback()
+                for m in group:  # the rollback expired the rows their commands still hold: load them again
+                    row = self._rows.get(m.writes.game_id)
+                    if row is not None:
+                        await db.refresh(row)
+                stale = await repo.store_commands(db, [m.writes for m in group], one_by_one=True)
             if any(m.wrote_orm and m.writes.game_id in stale for m in group):
                 raise Stale("another command changed the game first; try again")
             await db.commit()

@@ -151,21 +151,21 @@ class GameService:
 
     async def _stored(self, tx: Tx, writes: repo.CommandWrites) -> None:
         """After the COMMIT: bring the cached game row and rules state up to date, then publish."""
-        game = tx.game
+        game_id = writes.game_id
         for key, value in writes.changes.items():
-            set_committed_value(game, key, value)
+            set_committed_value(tx.game, key, value)
         new_version = writes.changes["version"]
         if tx.new_live is not None:
             tx.new_live.version = new_version
-            self._cache[game.id] = tx.new_live
+            self._cache[game_id] = tx.new_live
         else:
-            live = self._cache.get(game.id)
+            live = self._cache.get(game_id)
             if live is not None and live.version == tx.version:
                 live.version = new_version
-        self.after_commit(game.id, new_version)
+        self.after_commit(game_id, new_version)
         for row in writes.events:
             await self.hub.publish(
-                Message(f"game:{game.id}", row["type"], row["data"], row["v"], row["audience"])
+                Message(f"game:{game_id}", row["type"], row["data"], row["v"], row["audience"])
             )
 
     # ------------------------------------------------------------------------- live state

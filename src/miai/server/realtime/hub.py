@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import logging
 from collections import defaultdict
@@ -31,6 +32,11 @@ class Message:
     def wire(self) -> dict[str, Any]:
         return {"t": self.t, "d": self.d, "v": self.v}
 
+    @functools.cached_property
+    def wire_text(self) -> str:
+        """Serialised once, however many sockets it goes to (as Starlette's send_json would)."""
+        return json.dumps(self.wire(), separators=(",", ":"), ensure_ascii=False)
+
 
 def visible(audience: str, user_id: int | None, team: int | None) -> bool:
     """Whether a viewer (user id and team in this game, either may be None) may see a message."""
@@ -50,7 +56,7 @@ class Subscription:
     def __init__(self, hub: Hub, topics: set[str]) -> None:
         self.hub = hub
         self.topics = topics
-        self.queue: asyncio.Queue[Message] = asyncio.Queue(QUEUE_LIMIT)
+        self.queue: asyncio.Queue[Message | None] = asyncio.Queue(QUEUE_LIMIT)
         self.overflowed = False
 
     def deliver(self, message: Message) -> None:
@@ -59,8 +65,13 @@ class Subscription:
         except asyncio.QueueFull:
             self.overflowed = True  # the client will resync from its last version
 
-    async def get(self) -> Message:
+    async def get(self) -> Message | None:
+        """The next message, or None once `wake` was called (the socket's reader has stopped)."""
         return await self.queue.get()
+
+    def wake(self) -> None:
+        with contextlib.suppress(asyncio.QueueFull):  # a full queue wakes the reader soon anyway
+            self.queue.put_nowait(None)
 
 
 class Hub:
@@ -106,7 +117,8 @@ class Hub:
 
     async def publish(self, message: Message) -> None:
         if self._redis is not None:
-            payload = json.dumps(message.__dict__)
+            m = message  # its fields only: __dict__ may also hold the cached wire text
+            payload = json.dumps({"topic": m.topic, "t": m.t, "d": m.d, "v": m.v, "audience": m.audience})
             await self._redis.publish(f"miai:{message.topic}", payload)
         else:
             self._dispatch(message)

@@ -20,7 +20,7 @@ from miai.server.api.deps import Viewer, resolve_viewer
 from miai.server.play import queries
 from miai.server.play.errors import CommandError
 from miai.server.play.service import GameService
-from miai.server.realtime.hub import Hub, Message, visible
+from miai.server.realtime.hub import Hub, visible
 from miai.server.storage import repo
 
 log = logging.getLogger(__name__)
@@ -70,14 +70,12 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
     async with hub.subscribe(f"game:{game_id}") as sub:
         last = await _catch_up(websocket, service, game_id, user_id, invite, since_text)
         receiver = asyncio.create_task(_receive(websocket, service, viewer, game_id))
+        receiver.add_done_callback(lambda _task: sub.wake())
         try:
-            while not receiver.done():
-                getter = asyncio.create_task(sub.get())
-                done, _ = await asyncio.wait({getter, receiver}, return_when=asyncio.FIRST_COMPLETED)
-                if getter not in done:
-                    getter.cancel()
+            while True:
+                message = await sub.get()
+                if message is None or receiver.done():
                     break
-                message: Message = getter.result()
                 if sub.overflowed:
                     sub.overflowed = False
                     last = await _catch_up(websocket, service, game_id, user_id, invite, str(last))
@@ -88,7 +86,7 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
                     async with app.state.sessions() as db:
                         team = queries.viewer_team(await repo.players_of(db, game_id), user_id)
                 if visible(message.audience, user_id, team):
-                    await websocket.send_json(message.wire())
+                    await websocket.send_text(message.wire_text)
                 if message.v is not None:
                     last = message.v
         except WebSocketDisconnect:
@@ -188,14 +186,13 @@ async def user_socket(websocket: WebSocket) -> None:
     hub: Hub = websocket.app.state.hub
     async with hub.subscribe(f"user:{viewer.user.id}", "lobby") as sub:
         reader = asyncio.create_task(_drain(websocket))
+        reader.add_done_callback(lambda _task: sub.wake())
         try:
-            while not reader.done():
-                getter = asyncio.create_task(sub.get())
-                done, _ = await asyncio.wait({getter, reader}, return_when=asyncio.FIRST_COMPLETED)
-                if getter not in done:
-                    getter.cancel()
+            while True:
+                message = await sub.get()
+                if message is None or reader.done():
                     break
-                await websocket.send_json(getter.result().wire())
+                await websocket.send_text(message.wire_text)
         except WebSocketDisconnect:
             pass
         finally:

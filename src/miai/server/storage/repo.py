@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
+from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.server.storage.models import (
@@ -93,21 +93,40 @@ class CommandWrites:
     moves: list[dict[str, Any]] = field(default_factory=list)  # game_moves rows
 
 
-async def store_commands(db: AsyncSession, writes: Sequence[CommandWrites]) -> set[int]:
+class RowsMovedOn(Exception):
+    """A grouped update found rows that had moved on, but not which: roll back and store one by one."""
+
+
+async def store_commands(
+    db: AsyncSession, writes: Sequence[CommandWrites], one_by_one: bool = False
+) -> set[int]:
     """Store the writes of one or more commands in the open transaction, with plain Core statements (the
     ORM's unit of work costs more than the rest of a move).
 
     Optimistic concurrency across processes: a game row that has moved on from its expected version is
-    not touched, nor are its events and moves stored; the ids of those games are returned."""
+    not touched, nor are its events and moves stored; the ids of those games are returned. Commands that
+    change the same columns (moves do) share one executemany, whose row count can only say that some row
+    moved on: then RowsMovedOn is raised, and the caller rolls back and calls again `one_by_one`."""
     connection = await db.connection()
     games = cast(Table, Game.__table__)
-    stale = set()
+    stale: set[int] = set()
+    alike: dict[tuple[str, ...], list[CommandWrites]] = {}
     for w in writes:
-        result = await connection.execute(
-            update(games).where(games.c.id == w.game_id, games.c.version == w.expected).values(**w.changes)
+        key = (str(w.game_id),) if one_by_one else tuple(sorted(w.changes))
+        alike.setdefault(key, []).append(w)
+    for group in alike.values():
+        columns = sorted(group[0].changes)
+        statement = (
+            update(games)
+            .where(games.c.id == bindparam("_id"), games.c.version == bindparam("_expected"))
+            .values({c: bindparam(c) for c in columns})
         )
-        if not result.rowcount:
-            stale.add(w.game_id)
+        rows = [{**w.changes, "_id": w.game_id, "_expected": w.expected} for w in group]
+        result = await connection.execute(statement, rows if len(rows) > 1 else rows[0])
+        if result.rowcount != len(group):
+            if len(group) > 1:
+                raise RowsMovedOn
+            stale.add(group[0].game_id)
     events = [row for w in writes if w.game_id not in stale for row in w.events]
     moves = [row for w in writes if w.game_id not in stale for row in w.moves]
     if events:
