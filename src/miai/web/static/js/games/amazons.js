@@ -287,6 +287,8 @@ export class AmazonsBoard extends CellBoard {
 export const AMAZONS = {
   key: 'amazons',
   title: 'Amazons',
+  names: ['White', 'Black'],
+  fields: [],
   Board: AmazonsBoard,
   palette: (base) => `${base}/swap`, // the first player is White
   help: 'Three clicks make a move: one of your queens, the square it moves to, the square its arrow lands on.',
@@ -294,6 +296,7 @@ export const AMAZONS = {
     `Amazons board ${position.size} by ${position.size}. Choose a queen, its destination and its arrow with clicks or the arrow keys and Enter; Escape cancels.`,
   actions: () => [],
   moveText: (move) => move,
+  describeOptions: () => [],
   endReasons: {
     noMoves: (winner, loser) => `${loser} cannot move`,
   },

@@ -200,9 +200,20 @@ export class HexBoard extends CellBoard {
   }
 }
 
+export const OPENINGS = {
+  swap: 'swap rule',
+  centre_row_ban: 'no first stone on the centre row',
+  none: 'no opening rule',
+};
+
 export const HEX = {
   key: 'hex',
   title: 'Hex',
+  names: ['Black', 'White'],
+  fields: [
+    { name: 'size', label: 'Board size', type: 'number', min: 5, max: 19, value: 11, help: '5 to 19; 11, 13 and 19 are usual' },
+    { name: 'opening', label: 'Opening rule', type: 'select', value: 'swap', choices: Object.entries(OPENINGS) },
+  ],
   Board: HexBoard,
   palette: (base) => base,
   help: 'Click an empty cell to place a stone.',
@@ -211,7 +222,8 @@ export const HEX = {
   actions: (position) => (position.legal && position.legal.includes('swap')
     ? [{ move: 'swap', id: 'swap', label: 'Swap', confirm: ['Swap?', 'You take over the first stone (mirrored across the long diagonal); your opponent moves next.', 'Swap'] }]
     : []),
-  moveText: (move) => (move === 'swap' ? 'swap' : move),
+  moveText: (move) => move,
+  describeOptions: (o) => [OPENINGS[o.opening] || o.opening].filter(Boolean),
   endReasons: {
     connection: (winner) => `${winner} joined their two edges`,
   },

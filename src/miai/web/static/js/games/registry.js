@@ -1,11 +1,14 @@
 // The games the UI draws besides Go, keyed by the API's `kind`. Go keeps its own board (board.js) and the game
 // page's Go code; every other game is one module here. A module exports an entry with:
-//   key, title, help (one line on how to enter a move),
+//   key, title, names (the teams, first player first), help (one line on how to enter a move),
+//   fields: the options of the create and practice forms [{name, label, type number|select, value, min, max,
+//   choices: [[value, text]], help}], sent under their names,
 //   Board: a CellBoard subclass (games/cellboard.js) that draws `position` and turns clicks into move text,
 //   palette(base): the palette name for its teams (a base palette, or `${base}/swap` when team 1 is White),
 //   boardLabel(position, names): the board's accessible name,
 //   actions(position): extra move buttons, e.g. Hex's swap [{move, id, label, confirm}],
-//   moveText(move): a move for people, endReasons: {reason: (winnerName, loserName) => text}.
+//   moveText(move): a move for people, describeOptions(options): words for the lobby's one-line summary,
+//   endReasons: {reason: (winnerName, loserName) => text}.
 // Adding a game: write its module and add it to KINDS.
 import { AMAZONS } from './amazons.js';
 import { HEX } from './hex.js';

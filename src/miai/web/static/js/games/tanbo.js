@@ -213,6 +213,8 @@ export class TanboBoard extends CellBoard {
 export const TANBO = {
   key: 'tanbo',
   title: 'Tanbo',
+  names: ['Black', 'White'],
+  fields: [],
   Board: TanboBoard,
   palette: (base) => base,
   help: 'Click a dotted point: a new stone must touch exactly one stone of your colour.',
@@ -220,6 +222,7 @@ export const TANBO = {
     `Tanbo board ${position.size} by ${position.size}. Arrow keys move the cursor, Enter plays.`,
   actions: () => [],
   moveText: (move) => move,
+  describeOptions: () => [],
   endReasons: {
     eliminated: (winner, loser) => `${loser} has no stones left`,
     cap: () => 'the move cap was reached; the side with more stones wins',
