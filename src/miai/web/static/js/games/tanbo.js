@@ -141,8 +141,7 @@ export class TanboBoard extends CellBoard {
       const stroke = team > 0 ? teamStyle(this.view.palette, team).fill : '#7a1111';
       out += `<g class="removed" data-team="${team}"><circle cx="${f(x)}" cy="${f(y)}" r="${f(S * 0.34)}" stroke="${stroke}"/><path d="M${f(x - 2)} ${f(y - 2)}L${f(x + 2)} ${f(y + 2)}M${f(x + 2)} ${f(y - 2)}L${f(x - 2)} ${f(y + 2)}"/></g>`;
     }
-    const last = this.view.position.last;
-    const placed = last && last.points && last.points.length ? pointAt(last.points[0], size) : null;
+    const placed = this.placed();
     if (placed !== null && cells[placed] > 0) {
       const [x, y] = this.xy(placed);
       out += `<circle class="last-move" cx="${f(x)}" cy="${f(y)}" r="${f(S * 0.46)}"/>`;
@@ -157,6 +156,12 @@ export class TanboBoard extends CellBoard {
       }
     }
     return out;
+  }
+
+  /** The point the last move played (its `points` also hold the removed ones). */
+  placed() {
+    const last = this.view.position.last;
+    return last && last.move ? pointAt(last.move, this.size) : null;
   }
 
   isTarget(p) {
@@ -175,14 +180,14 @@ export class TanboBoard extends CellBoard {
   }
 
   describe(p) {
-    const { cells, last } = this.view.position;
+    const { cells } = this.view.position;
     const team = cells[p];
     let text = `${vertexName(p, this.size)}: `;
     if (team > 0) {
       const { rootOf, list } = this.roots(this.view.position);
       const count = list[rootOf[p]].length;
       text += `${this.teamName(team)} stone, root of ${count} stone${count > 1 ? 's' : ''}`;
-      if (last && last.points && pointAt(last.points[0], this.size) === p) text += ', last move';
+      if (this.placed() === p) text += ', last move';
     } else {
       text += 'empty';
       if (this.removed().includes(p)) text += ', removed by the last move';

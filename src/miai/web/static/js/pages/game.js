@@ -76,6 +76,7 @@ class GamePage {
     this.drawBox = h('div.draw');
     this.practiceBox = h('div.practice', { role: 'group', 'aria-label': 'Take back moves' });
     this.redo = null; // moves that can be redone in a practice game, when known
+    this.extraActions = h('span.extra-actions'); // moves of the game's own, such as Hex's swap
     this.actions = h('div.actions', this.submitButton, this.extraActions, this.passButton, this.resignButton);
     this.lobbyBox = h('div.lobby-box');
     this.teamsBox = h('section.card', { 'aria-labelledby': 'teams-title' });
@@ -83,7 +84,6 @@ class GamePage {
     this.infoBox = h('section.card.info', { 'aria-labelledby': 'info-title' });
     const chatCard = h('div.card.chat-card');
     this.board = null; // made once the snapshot says which game this is
-    this.extraActions = h('span.extra-actions');
     this.moveList = new MoveList((i) => this.showMove(i));
     this.chat = new ChatPanel(chatCard, (channel, text) => post(`/games/${this.id}/chat`, { channel, text }));
     clear(
