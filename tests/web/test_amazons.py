@@ -1,5 +1,5 @@
-"""Amazons in the browser: every move in three clicks (queen, destination, arrow) with the legal targets of each
-step highlighted, between two people (a 10-move game that leaves White without a move), and against the
+"""Amazons in the browser: every move in three clicks (queen, destination, arrow) with the legal targets of
+each step highlighted, between two people (a 10-move game that leaves White without a move), and against the
 computer (the human walls their own queens in, so the game ends soon; the core replays the record)."""
 
 from __future__ import annotations
@@ -35,7 +35,9 @@ def clicks(move: str) -> list[str]:
 
 
 def targets(page: Page) -> set[str]:
-    found = page.eval_on_selector_all(".hit.target", "cells => cells.map((c) => c.getAttribute('aria-label'))")
+    found = page.eval_on_selector_all(
+        ".hit.target", "cells => cells.map((c) => c.getAttribute('aria-label'))"
+    )
     return {str(text).split(":")[0] for text in found}
 
 

@@ -1,8 +1,8 @@
 """The boards of Amazons, Hex and Tanbo (static/js/games) on positions made by the rules core.
 
-Each board is rendered on its own in a blank page: every cell is labelled for screen readers with what the core
-says is there, clicks turn into exactly the move text the core accepts (Amazons in three clicks, with the legal
-targets of each step highlighted), illegal clicks explain themselves and Escape cancels.
+Each board is rendered on its own in a blank page: every cell is labelled for screen readers with what the
+core says is there, clicks turn into exactly the move text the core accepts (Amazons in three clicks, with the
+legal targets of each step highlighted), illegal clicks explain themselves and Escape cancels.
 """
 
 from __future__ import annotations
@@ -86,7 +86,9 @@ def click(page: Page, name: str) -> None:
 
 
 def targets(page: Page) -> set[str]:
-    found = page.eval_on_selector_all(".hit.target", "cells => cells.map((c) => c.getAttribute('aria-label'))")
+    found = page.eval_on_selector_all(
+        ".hit.target", "cells => cells.map((c) => c.getAttribute('aria-label'))"
+    )
     return {str(text).split(":")[0] for text in found}
 
 
@@ -97,7 +99,9 @@ def moves(page: Page) -> list[list[Any]]:
 def test_amazons_three_clicks(page: Page) -> None:
     state = amazons.new_game()
     legal = [amazons.format_move(m) for m in state.legal_moves()]
-    page.evaluate(SETUP, {"kind": "amazons", "view": view(position_of(state, "amazons", legal), ["White", "Black"])})
+    page.evaluate(
+        SETUP, {"kind": "amazons", "view": view(position_of(state, "amazons", legal), ["White", "Black"])}
+    )
     assert page.locator('[role="gridcell"]').count() == 100
     assert label(page, "a4") == "a4: White queen, can move"
     assert label(page, "a7") == "a7: Black queen"
@@ -106,7 +110,9 @@ def test_amazons_three_clicks(page: Page) -> None:
     click(page, "a7")  # not White's queen
     assert "choose one of your queens (White)" in page.inner_text("#hint")
     click(page, "d1")
-    destinations = {amazons.format_square(m.to) for m in state.legal_moves() if m.frm == amazons.parse_square("d1")}
+    destinations = {
+        amazons.format_square(m.to) for m in state.legal_moves() if m.frm == amazons.parse_square("d1")
+    }
     assert targets(page) == destinations
     assert label(page, "d1").endswith("selected queen")
     click(page, "d1")  # the queen again: cancelled
@@ -164,9 +170,7 @@ def test_hex_cells_swap_and_ban(page: Page) -> None:
     click(page, "e5")
     assert moves(page) == [["a2", True], ["e5", False]]
     # The a1 corner touches b1 and a2 only: check the geometry through the drawn centres.
-    centres = page.evaluate(
-        "[0, 1, 5, 6].map((p) => window.board.centre(p))"
-    )  # a1, b1, a2, b2
+    centres = page.evaluate("[0, 1, 5, 6].map((p) => window.board.centre(p))")  # a1, b1, a2, b2
     a1, b1, a2, b2 = centres
     dist = lambda u, v: ((u[0] - v[0]) ** 2 + (u[1] - v[1]) ** 2) ** 0.5  # noqa: E731
     assert abs(dist(a1, b1) - dist(a1, a2)) < 1e-6 and dist(a1, b2) > dist(a1, b1) * 1.5
@@ -179,7 +183,8 @@ def test_hex_cells_swap_and_ban(page: Page) -> None:
     page.evaluate(SETUP, {"kind": "hex", "view": view(position, ["Black", "White"])})
     assert label(page, "b3") == "b3: Black stone, last move"
     actions = page.evaluate(
-        "async (p) => (await import('/static/js/games/registry.js')).kindOf('hex').actions(p).map((a) => a.move)",
+        "async (p) => (await import('/static/js/games/registry.js')).kindOf('hex').actions(p)"
+        ".map((a) => a.move)",
         position,
     )
     assert actions == ["swap"]
@@ -189,7 +194,9 @@ def test_tanbo_roots_legal_points_and_removals(page: Page) -> None:
     state = tanbo.new_game()
     legal = [tanbo.format_move(m) for m in state.legal_moves()]
     assert len(legal) == 24
-    page.evaluate(SETUP, {"kind": "tanbo", "view": view(position_of(state, "tanbo", legal), ["Black", "White"])})
+    page.evaluate(
+        SETUP, {"kind": "tanbo", "view": view(position_of(state, "tanbo", legal), ["Black", "White"])}
+    )
     assert page.locator('[role="gridcell"]').count() == 361
     assert label(page, "A19") == "A19: Black stone, root of 1 stone"
     assert label(page, "A18") == "A18: empty, legal for Black"
