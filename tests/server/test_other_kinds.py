@@ -28,7 +28,8 @@ SIZES = {"amazons": 10, "hex": 11, "tanbo": 19}
 
 
 def start(alice: Player, bob: Player, kind: str, **options: Any) -> int:
-    body = {"kind": kind, "team": 1, "seconds_per_move": 3600, **options}
+    # komi null: a form may send Go's fields empty for another game
+    body = {"kind": kind, "team": 1, "seconds_per_move": 3600, "komi": None, **options}
     gid = int(alice.ok("/api/v1/games", body)["id"])
     bob.ok(f"/api/v1/games/{gid}/join", {"team": 2})
     alice.ok(f"/api/v1/games/{gid}/confirm")
@@ -205,6 +206,27 @@ def test_hex_swap_is_offered_on_the_second_move_only(client: TestClient) -> None
     assert again.status_code == 422 and again.json()["reason"] == "not_allowed"
 
 
+def test_a_private_hex_challenge_as_a_swap_match(client: TestClient) -> None:
+    alice, bob, eve = (register(client, n) for n in ("alice", "bob", "eve"))
+    body = {"kind": "hex", "size": 7, "challenge": "bob", "swap_match": True, "visibility": "private"}
+    first, second = alice.ok("/api/v1/games", body)["games"]
+    challenges = bob.get("/api/v1/dashboard").json()["challenges"]
+    assert [(c["id"], c["kind"], c["options"]["size"]) for c in challenges] == [
+        (first, "hex", 7),
+        (second, "hex", 7),
+    ]
+    assert eve.get(f"/api/v1/games/{first}").status_code == 403
+    assert client.get("/api/v1/games").json()["games"] == []  # private games stay out of the lobby
+    for gid in (first, second):
+        bob.ok(f"/api/v1/games/{gid}/join", {})
+        alice.ok(f"/api/v1/games/{gid}/confirm")
+        bob.ok(f"/api/v1/games/{gid}/confirm")
+    teams = [{p["username"]: p["team"] for p in snap(alice, gid)["players"]} for gid in (first, second)]
+    assert teams == [{"alice": 1, "bob": 2}, {"alice": 2, "bob": 1}]
+    assert snap(bob, second)["to_move"]["user_id"] == bob.user_id
+    assert [row["kind"] for row in alice.get("/api/v1/dashboard").json()["games"]] == ["hex", "hex"]
+
+
 def test_teams_of_two_take_turns_in_join_order(client: TestClient) -> None:
     users = [register(client, name) for name in ("ann", "ben", "cat", "dan")]
     gid = int(users[0].ok("/api/v1/games", {"kind": "hex", "players_per_team": 2, "team": 1})["id"])
@@ -283,7 +305,11 @@ def test_resignation_ends_the_game(client: TestClient, kind: str) -> None:
     assert bob.post(f"/api/v1/games/{gid}/resign", {}).status_code == 409  # not bob's turn
     move = snap(alice, gid)["position"]["legal"][0]
     alice.ok(f"/api/v1/games/{gid}/moves", {"move": move})
+    draw = bob.post(f"/api/v1/games/{gid}/draw", {"accept": True})
+    assert draw.status_code == 409 and "more than two colours" in draw.json()["message"]
     bob.ok(f"/api/v1/games/{gid}/resign", {})
+    flag = bob.post(f"/api/v1/games/{gid}/flag", {"comment": "wrong"})
+    assert flag.status_code == 409 and "only scored games" in flag.json()["message"]
     final = snap(alice, gid)
     assert final["status"] == "finished"
     assert final["result"] == {"reason": "resign", "winners": [1], "ranking": [[1], [2]], "draw": False}

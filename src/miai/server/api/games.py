@@ -332,6 +332,7 @@ async def my_dashboard(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
         "challenges": [
             {
                 "id": g.id,
+                "kind": g.kind,
                 "options": g.options,
                 "from": g.created_by,
                 "from_username": names.get(g.created_by),
