@@ -28,7 +28,8 @@ SIZES = {"amazons": 10, "hex": 11, "tanbo": 19}
 
 
 def start(alice: Player, bob: Player, kind: str, **options: Any) -> int:
-    body = {"kind": kind, "team": 1, "seconds_per_move": 3600, **options}
+    # komi null: a form may send Go's fields empty for another game
+    body = {"kind": kind, "team": 1, "seconds_per_move": 3600, "komi": None, **options}
     gid = int(alice.ok("/api/v1/games", body)["id"])
     bob.ok(f"/api/v1/games/{gid}/join", {"team": 2})
     alice.ok(f"/api/v1/games/{gid}/confirm")
@@ -46,20 +47,27 @@ def on_move(snapshot: dict[str, Any], players: list[Player]) -> Player:
 
 
 def play_randomly(players: list[Player], gid: int, seed: int, limit: int = 1000) -> dict[str, Any]:
-    """Seeded random legal moves, each picked from the snapshot's `legal`, until the game is over."""
+    """Seeded random legal moves, each picked from the `legal` list of the last event, until the game is over.
+
+    Each move is read back through `/events` (the polling alternative to the websocket), as a client would.
+    """
     rng = random.Random(seed)
     snapshot = snap(players[0], gid)
+    seats = {(p["team"], p["seat"]): p["user_id"] for p in snapshot["players"]}
+    by_id = {p.user_id: p for p in players}
+    position, version = snapshot["position"], snapshot["version"]
     for _ in range(limit):
-        if snapshot["status"] == "finished":
-            return snapshot
-        position = snapshot["position"]
-        mover = on_move(snapshot, players)
-        assert position["to_move"]["team"] == snapshot["to_move"]["team"]
+        if position["over"]:
+            return snap(players[0], gid)
+        turn = position["to_move"]
+        mover = by_id[seats[turn["team"], turn["seat"]]]
         move = rng.choice(position["legal"])
-        answer = mover.ok(f"/api/v1/games/{gid}/moves", {"move": move, "version": snapshot["version"]})
-        snapshot = snap(players[0], gid)
-        assert snapshot["version"] == answer["version"]
-        assert snapshot["position"]["last"]["move"] == move
+        answer = mover.ok(f"/api/v1/games/{gid}/moves", {"move": move, "version": version})
+        events = players[0].get(f"/api/v1/games/{gid}/events", params={"since": version}).json()["events"]
+        moved = [e for e in events if e["t"] == "move"]
+        assert len(moved) == 1 and moved[0]["d"]["move"] == move and moved[0]["d"]["team"] == turn["team"]
+        position, version = moved[0]["d"]["position"], answer["version"]
+        assert position["last"]["move"] == move and events[-1]["v"] == version
     raise AssertionError(f"game {gid} did not end within {limit} moves")
 
 
@@ -73,7 +81,8 @@ def test_kinds_are_listed_for_create_forms(client: TestClient) -> None:
         assert kinds[key]["team_names"] == TEAM_NAMES[key]
         assert kinds[key]["teams"] == {"min": 2, "max": 2, "default": 2}
     hex_options = {o["name"]: o for o in kinds["hex"]["options"]}
-    assert hex_options["size"] == {"name": "size", "default": 11, "min": 5, "max": 19, "suggested": [11, 13, 19]}
+    size = {"name": "size", "default": 11, "min": 5, "max": 19, "suggested": [11, 13, 19]}
+    assert hex_options["size"] == size
     assert hex_options["opening"]["values"] == ["swap", "centre_row_ban", "none"]
     assert kinds["amazons"]["options"] == [{"name": "size", "default": 10, "values": [10]}]
     assert kinds["tanbo"]["options"] == [{"name": "size", "default": 19, "values": [19]}]
@@ -92,12 +101,12 @@ BAD_OPTIONS: list[tuple[str, dict[str, Any], str]] = [
     ("/api/v1/games", {"kind": "tanbo", "handicap": 2, "preset": "dgo"}, "handicap, preset are Go options"),
     ("/api/v1/games", {"kind": "amazons", "opening": "swap"}, "Amazons has no option opening"),
     ("/api/v1/games", {"kind": "amazons", "teams": 3}, "Amazons is a game for 2 teams, not 3"),
-    ("/api/v1/games", {"kind": "hex", "opening": "pie"}, "hex option opening must be one of swap, centre_row"),
+    ("/api/v1/games", {"kind": "hex", "opening": "pie"}, "option opening must be one of swap, centre_row"),
     ("/api/v1/games", {"kind": "hex", "size": 10, "opening": "centre_row_ban"}, "needs an odd board size"),
     ("/api/v1/games", {"size": 9, "opening": "swap"}, "opening: not a Go option"),
     ("/api/v1/practice", {"kind": "hex", "handicap": 2}, "handicap is a Go option"),
     ("/api/v1/practice", {"kind": "hex", "level": "gnugo"}, "Hex is played by Miai's own levels 1..10"),
-    ("/api/v1/practice", {"kind": "tanbo", "colour": "red"}, "colour is first, second, black, white or random"),
+    ("/api/v1/practice", {"kind": "tanbo", "colour": "red"}, "colour is first, second, black, white or"),
 ]
 
 
@@ -156,7 +165,8 @@ def test_hex_game_to_a_connection(client: TestClient) -> None:
     stale = bob.post(f"/api/v1/games/{gid}/moves", {"move": "e1", "version": first["version"]})
     assert stale.status_code == 409 and stale.json()["error"] == "stale_version"
     assert bob.post(f"/api/v1/games/{gid}/moves", {"move": "pass"}).json()["error"] == "bad_input"
-    assert bob.post(f"/api/v1/games/{gid}/moves", {"move": "f1"}).json()["message"] == "f1 is off the 5x5 board"
+    off = bob.post(f"/api/v1/games/{gid}/moves", {"move": "f1"})
+    assert off.json() == {"error": "bad_input", "message": "f1 is off the 5x5 board"}
     assert alice.post(f"/api/v1/games/{gid}/moves", {"move": "b2"}).status_code == 409  # not alice's turn
     for white, black in [("e1", "a2"), ("e2", "a3"), ("e3", "a4"), ("e4", "a5")]:
         bob.ok(f"/api/v1/games/{gid}/moves", {"move": white})
@@ -196,6 +206,27 @@ def test_hex_swap_is_offered_on_the_second_move_only(client: TestClient) -> None
     assert again.status_code == 422 and again.json()["reason"] == "not_allowed"
 
 
+def test_a_private_hex_challenge_as_a_swap_match(client: TestClient) -> None:
+    alice, bob, eve = (register(client, n) for n in ("alice", "bob", "eve"))
+    body = {"kind": "hex", "size": 7, "challenge": "bob", "swap_match": True, "visibility": "private"}
+    first, second = alice.ok("/api/v1/games", body)["games"]
+    challenges = bob.get("/api/v1/dashboard").json()["challenges"]
+    assert [(c["id"], c["kind"], c["options"]["size"]) for c in challenges] == [
+        (first, "hex", 7),
+        (second, "hex", 7),
+    ]
+    assert eve.get(f"/api/v1/games/{first}").status_code == 403
+    assert client.get("/api/v1/games").json()["games"] == []  # private games stay out of the lobby
+    for gid in (first, second):
+        bob.ok(f"/api/v1/games/{gid}/join", {})
+        alice.ok(f"/api/v1/games/{gid}/confirm")
+        bob.ok(f"/api/v1/games/{gid}/confirm")
+    teams = [{p["username"]: p["team"] for p in snap(alice, gid)["players"]} for gid in (first, second)]
+    assert teams == [{"alice": 1, "bob": 2}, {"alice": 2, "bob": 1}]
+    assert snap(bob, second)["to_move"]["user_id"] == bob.user_id
+    assert [row["kind"] for row in alice.get("/api/v1/dashboard").json()["games"]] == ["hex", "hex"]
+
+
 def test_teams_of_two_take_turns_in_join_order(client: TestClient) -> None:
     users = [register(client, name) for name in ("ann", "ben", "cat", "dan")]
     gid = int(users[0].ok("/api/v1/games", {"kind": "hex", "players_per_team": 2, "team": 1})["id"])
@@ -227,7 +258,8 @@ def test_amazons_game_ends_when_a_player_cannot_move(client: TestClient) -> None
     result, position = final["result"], final["position"]
     last_team = position["last"]["team"]
     loser = 3 - last_team
-    assert result == {"reason": "noMoves", "winners": [last_team], "ranking": [[last_team], [loser]], "draw": False}
+    ranking = [[last_team], [loser]]
+    assert result == {"reason": "noMoves", "winners": [last_team], "ranking": ranking, "draw": False}
     cells = position["cells"]
     assert cells.count(1) == cells.count(2) == 4 and cells.count(-1) == position["plies"]  # one arrow a move
     for square, code in enumerate(cells):  # the loser's queens are all walled in
@@ -249,7 +281,8 @@ def test_tanbo_game_ends_when_a_colour_is_eliminated(client: TestClient) -> None
     final = play_randomly([alice, bob], gid, seed=36)
     result, position = final["result"], final["position"]
     winner = result["winners"][0]
-    assert result == {"reason": "eliminated", "winners": [winner], "ranking": [[winner], [3 - winner]], "draw": False}
+    ranking = [[winner], [3 - winner]]
+    assert result == {"reason": "eliminated", "winners": [winner], "ranking": ranking, "draw": False}
     cells = position["cells"]
     assert cells.count(3 - winner) == 0 and cells.count(winner) > 0  # the loser has no stone left
     last = position["last"]
@@ -272,7 +305,11 @@ def test_resignation_ends_the_game(client: TestClient, kind: str) -> None:
     assert bob.post(f"/api/v1/games/{gid}/resign", {}).status_code == 409  # not bob's turn
     move = snap(alice, gid)["position"]["legal"][0]
     alice.ok(f"/api/v1/games/{gid}/moves", {"move": move})
+    draw = bob.post(f"/api/v1/games/{gid}/draw", {"accept": True})
+    assert draw.status_code == 409 and "more than two colours" in draw.json()["message"]
     bob.ok(f"/api/v1/games/{gid}/resign", {})
+    flag = bob.post(f"/api/v1/games/{gid}/flag", {"comment": "wrong"})
+    assert flag.status_code == 409 and "only scored games" in flag.json()["message"]
     final = snap(alice, gid)
     assert final["status"] == "finished"
     assert final["result"] == {"reason": "resign", "winners": [1], "ranking": [[1], [2]], "draw": False}
@@ -327,13 +364,15 @@ def test_moves_over_the_socket_carry_the_position(client: TestClient) -> None:
         event = sock.receive_json()
         assert event["t"] == "move" and event["d"]["move"] == "B19"
         position = event["d"]["position"]
-        assert position["last"] == {"team": 1, "seat": 0, "move": "B19", "points": [18 * 19 + 1], "removed": []}
+        b19 = 18 * 19 + 1
+        assert position["last"] == {"team": 1, "seat": 0, "move": "B19", "points": [b19], "removed": []}
         assert position["to_move"] == {"team": 2, "seat": 0} and position["legal"]
         sock.send_json({"t": "move", "d": {"move": "K10", "v": event["v"]}, "id": "m1"})
         error = sock.receive_json()
         assert error["t"] == "error" and error["d"]["error"] == "illegal_move"
         assert error["d"]["reason"] == "not_allowed" and "touches 0 White stones" in error["d"]["message"]
-    started = next(e for e in alice.get(f"/api/v1/games/{gid}/events").json()["events"] if e["t"] == "started")
+    events = alice.get(f"/api/v1/games/{gid}/events").json()["events"]
+    started = next(e for e in events if e["t"] == "started")
     assert started["d"]["kind"] == "tanbo" and started["d"]["team_names"] == ["Black", "White"]
 
 

@@ -156,7 +156,10 @@ def options_from(body: CreateGame) -> GoOptions | KindOptions:
     table = {name: getattr(body, name) for name in TABLE_FIELDS if name in CreateGame.model_fields}
     given = _given(body)
     if body.kind != "go":
-        own = {k: v for k, v in given.items() if k not in TABLE_FIELDS and k not in API_ONLY}
+        # A null is "not given": forms may send every field they know, Go's left empty.
+        own = {
+            k: v for k, v in given.items() if k not in TABLE_FIELDS and k not in API_ONLY and v is not None
+        }
         return KindOptions.build(body.kind, own, table).validate()
     foreign = other_kinds_options(given)
     if foreign:
@@ -329,6 +332,7 @@ async def my_dashboard(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
         "challenges": [
             {
                 "id": g.id,
+                "kind": g.kind,
                 "options": g.options,
                 "from": g.created_by,
                 "from_username": names.get(g.created_by),

@@ -64,7 +64,7 @@ def practice_options(body: PracticeGame) -> GoOptions | KindOptions:
     }
     if body.kind != "go":
         given = {**(body.model_extra or {}), **{k: getattr(body, k) for k in body.model_fields_set}}
-        own = {k: v for k, v in given.items() if k not in PRACTICE_ONLY}
+        own = {k: v for k, v in given.items() if k not in PRACTICE_ONLY and v is not None}
         return KindOptions.build(body.kind, own, table)
     if body.size not in PRACTICE_SIZES:
         raise OptionsError("practice boards are 7, 9, 13 or 19")

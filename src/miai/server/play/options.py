@@ -204,7 +204,7 @@ GO_ONLY = frozenset(set(GoOptions.__dataclass_fields__) - set(TABLE_FIELDS) - {"
 class KindOptions(TableOptions):
     """The options of a game of any kind but Go: the kind's own (`game`, its `Offer`s) and the table's."""
 
-    kind: str = "amazons"
+    kind: str
     game: Mapping[str, Any] = field(default_factory=dict)  # the kind's options, defaults filled in
     teams: int = 2
     players_per_team: int = 1
@@ -221,10 +221,6 @@ class KindOptions(TableOptions):
     @property
     def game_kind(self) -> GameKind:
         return kind(self.kind)
-
-    @property
-    def size(self) -> int:
-        return int(self.game.get("size", 0))
 
     @staticmethod
     def build(kind_key: str, given: Mapping[str, Any], table: Mapping[str, Any]) -> KindOptions:
