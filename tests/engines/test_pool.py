@@ -118,3 +118,28 @@ def test_pool_answers_from_asyncio_without_blocking() -> None:
             await pool.choose_move(state, level=1, seed=1)
 
     asyncio.run(scenario())
+
+
+def test_other_games_travel_without_their_record() -> None:
+    """A long Tanbo record is too deep to pickle; the portable state keeps the position and one step back."""
+    import pickle
+
+    from miai.core import hex, tanbo
+    from miai.engines.pool import portable
+
+    state = tanbo.new_game()
+    rng = random.Random(1)
+    while state.plies < 400 and not state.is_over:
+        state = state.play(rng.choice(state.legal_moves()))
+    light = portable(state)
+    assert light.parent is not None and light.parent.parent is None
+    back = pickle.loads(pickle.dumps(light))
+    assert (back.cells, back.to_move, back.plies, back.counts) == (
+        state.cells,
+        state.to_move,
+        state.plies,
+        state.counts,
+    )
+    assert back.legal_moves() == state.legal_moves()
+    opened = hex.new_game(7).play(hex.parse_move("c3", 7))
+    assert hex.SWAP in pickle.loads(pickle.dumps(portable(opened))).legal_moves()  # swap needs the step back

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -197,5 +198,35 @@ def test_a_refused_move_leaves_the_group_intact(tmp_path: Path) -> None:
             assert all(isinstance(a, Exception) and not isinstance(a, Stale) for a in answers[1:])
             assert await stored_moves(service, g1) == ["E5"]
             assert await stored_moves(service, g2) == []
+
+    run(work, tmp_path)
+
+
+def test_judging_a_finished_game_does_not_hold_up_other_games(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from miai.server.play import judging
+
+    release = threading.Event()
+
+    def slow_judge(state: Any) -> tuple[frozenset[int], frozenset[int]]:
+        release.wait(10)  # the estimator "thinks" until the other game has moved (or 10 s)
+        return frozenset(), frozenset()
+
+    monkeypatch.setattr(judging, "_judge", slow_judge)
+
+    async def work(path: Path) -> None:
+        async with started_games(path) as (service, _engine, games):
+            (g1, b1, w1), (g2, b2, _) = games[0], games[1]
+            await service.move(b1, g1, "pass")
+            ending = asyncio.create_task(service.move(w1, g1, "pass"))  # ends game 1: dead stones judged
+            await asyncio.sleep(0.2)
+            other = await asyncio.wait_for(service.move(b2, g2, "E5"), 5)  # not stuck behind the judge
+            assert other["ok"] and not ending.done()
+            release.set()
+            assert (await ending)["ok"]
+            async with service.sessions() as db:
+                game = await db.get(Game, g1)
+                assert game is not None and game.status == "finished" and game.result is not None
 
     run(work, tmp_path)

@@ -3,6 +3,8 @@
 Each kind reads its options (defaults filled in, unknown names refused), starts a game, and reads and writes
 move text. Every state accepts `RESIGN` and `TIMEOUT` from `miai.core.twoplayer` (Go's own move objects), so
 a server ends a game of any kind the same way; text input knows only `resign` (timeouts are server-side).
+Each kind but Go also says what a client draws (`Board`) and what a server game's creator may choose
+(`Offer`).
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ from miai.core import amazons, hex, tanbo
 from miai.core.go import GoState, preset
 from miai.core.go import new_game as new_go_game
 from miai.core.go import vertex as go_vertex
-from miai.core.registry import GameKind, register
+from miai.core.registry import Board, GameKind, Offer, register
+from miai.core.twoplayer import Place
 
 __all__ = ["AMAZONS", "GO", "HEX", "TANBO", "options_with_defaults"]
 
@@ -119,8 +122,26 @@ def _format_amazons(state: Any, move: Any) -> str:
     return amazons.format_move(move, state.size)
 
 
+def _amazons_board(state: Any) -> Board:
+    _expect(state, amazons.AmazonsState, "amazons")
+    cells = tuple(-1 if code == amazons.ARROW else code for code in state.cells)
+    move = state.last_move
+    changed = tuple(move) if isinstance(move, amazons.QueenMove) else ()
+    return Board(state.size, cells, changed)
+
+
 AMAZONS = register(
-    GameKind("amazons", "Amazons", _new_amazons, _parse_amazons, _format_amazons, AMAZONS_DEFAULTS)
+    GameKind(
+        "amazons",
+        "Amazons",
+        _new_amazons,
+        _parse_amazons,
+        _format_amazons,
+        AMAZONS_DEFAULTS,
+        amazons.PLAYER_NAMES,
+        _amazons_board,
+        (Offer("size", amazons.SIZE, values=(amazons.SIZE,)),),
+    )
 )
 
 # ----------------------------------------------------------------------------- Hex
@@ -147,7 +168,36 @@ def _format_hex(state: Any, move: Any) -> str:
     return hex.format_move(move, state.size)
 
 
-HEX = register(GameKind("hex", "Hex", _new_hex, _parse_hex, _format_hex, HEX_DEFAULTS))
+def _hex_board(state: Any) -> Board:
+    _expect(state, hex.HexState, "hex")
+    move, parent = state.last_move, state.parent
+    changed: tuple[int, ...] = ()
+    removed: tuple[int, ...] = ()
+    if isinstance(move, Place):
+        changed = (move.point,)
+    elif isinstance(move, hex.Swap) and parent is not None:
+        first = parent.cells.index(hex.FIRST + 1)
+        placed = hex.mirror(first, state.size)
+        changed, removed = ((first,), ()) if placed == first else ((first, placed), (first,))
+    return Board(state.size, tuple(state.cells), changed, removed)
+
+
+HEX = register(
+    GameKind(
+        "hex",
+        "Hex",
+        _new_hex,
+        _parse_hex,
+        _format_hex,
+        HEX_DEFAULTS,
+        hex.PLAYER_NAMES,
+        _hex_board,
+        (
+            Offer("size", 11, low=hex.MIN_SIZE, high=hex.MAX_SIZE, suggested=hex.OFFERED_SIZES),
+            Offer("opening", hex.Opening.SWAP.value, values=tuple(o.value for o in hex.Opening)),
+        ),
+    )
+)
 
 # ----------------------------------------------------------------------------- Tanbo
 
@@ -171,4 +221,24 @@ def _format_tanbo(state: Any, move: Any) -> str:
     return tanbo.format_move(move, state.size)
 
 
-TANBO = register(GameKind("tanbo", "Tanbo", _new_tanbo, _parse_tanbo, _format_tanbo, TANBO_DEFAULTS))
+def _tanbo_board(state: Any) -> Board:
+    _expect(state, tanbo.TanboState, "tanbo")
+    move = state.last_move
+    placed = (move.point,) if isinstance(move, Place) else ()
+    changed = tuple(sorted({*placed, *state.removed}))
+    return Board(state.size, tuple(state.cells), changed, tuple(state.removed))
+
+
+TANBO = register(
+    GameKind(
+        "tanbo",
+        "Tanbo",
+        _new_tanbo,
+        _parse_tanbo,
+        _format_tanbo,
+        TANBO_DEFAULTS,
+        tanbo.PLAYER_NAMES,
+        _tanbo_board,
+        (Offer("size", tanbo.SIZE, values=(tanbo.SIZE,)),),  # the server offers the standard start only
+    )
+)

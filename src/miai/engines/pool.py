@@ -6,7 +6,7 @@
 A task travels as (compact state record, level, seed, seconds): see `miai.engines.record`. Workers are
 started with the 'spawn' method by default (safe with threads in the parent, and the same on every
 platform); the first task of each worker loads the compiled kernel from numba's cache. Other games than Go
-travel as their (picklable) state objects.
+travel as their (picklable) state objects, cut from their record (see `portable`).
 
 `choose_move(state, level, seed, seconds=None)` uses one shared pool for the whole process, created on
 first use; `shutdown_default_pool()` stops it (an application's shutdown hook should call it).
@@ -15,6 +15,7 @@ first use; `shutdown_default_pool()` stops it (an application's shutdown hook sh
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import multiprocessing
 import os
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -35,6 +36,18 @@ class SearchTask:
     seed: int
     seconds: float | None = None
     colour: int | None = None
+
+
+def portable(state: Any) -> Any:
+    """A state of another game than Go without its long record: such states chain to their parents, and
+    pickling a few hundred plies of chain overflows the stack. The search needs the position only, plus one
+    step back (Hex's swap is allowed only on the second move)."""
+    parent = getattr(state, "parent", None)
+    if parent is None or not dataclasses.is_dataclass(state) or isinstance(state, type):
+        return state
+    if getattr(parent, "parent", None) is not None:
+        parent = dataclasses.replace(parent, parent=None)
+    return dataclasses.replace(state, parent=parent)
 
 
 def run_task(task: SearchTask) -> str | Any:
@@ -102,7 +115,7 @@ class EnginePool:
         if isinstance(state, GoState):
             text = await self.run(SearchTask(encode_state(state), level, seed, seconds, colour))
             return decode_move(text)
-        return await self.run(SearchTask(state, level, seed, seconds))
+        return await self.run(SearchTask(portable(state), level, seed, seconds))
 
     async def warm_up(self) -> list[int]:
         """Start every worker and load the kernel; returns the workers' process ids."""

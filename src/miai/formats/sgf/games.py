@@ -25,7 +25,7 @@ from miai.formats.sgf.tree import GameTree, Node
 from miai.formats.sgf.values import decode_point, decode_point_list, encode_point
 from miai.formats.sgf.writer import dump_sgf
 
-__all__ = ["GAME_NUMBERS", "TANBO_CAP", "LoadedGame", "dump_game", "load_game", "read_game"]
+__all__ = ["GAME_NUMBERS", "PLAYER_LETTERS", "TANBO_CAP", "LoadedGame", "dump_game", "load_game", "read_game"]
 
 AnyState = amazons.AmazonsState | hex.HexState | tanbo.TanboState
 
@@ -38,7 +38,7 @@ _STATE_TYPES: dict[str, type] = {
     "tanbo": tanbo.TanboState,
 }
 # SGF colour letter of player 0 and player 1: White starts Amazons (A1); Black starts Hex and Tanbo.
-_LETTERS = {"amazons": ("W", "B"), "hex": ("B", "W"), "tanbo": ("B", "W")}
+PLAYER_LETTERS = {"amazons": ("W", "B"), "hex": ("B", "W"), "tanbo": ("B", "W")}
 _STRUCTURAL = frozenset(
     {"FF", "CA", "GM", "SZ", "AB", "AW", "AE", "AA", "PL", "RE", "RU", TANBO_CAP, "B", "W"}
 )
@@ -62,7 +62,7 @@ def dump_game(kind_key: str, state: AnyState, info: Mapping[str, str | Iterable[
         raise ValueError(f"no SGF record format for game {kind_key!r}; known: {', '.join(GAME_NUMBERS)}")
     if not isinstance(state, _STATE_TYPES[kind_key]):
         raise ValueError(f"that state is a {type(state).__name__}, not a {kind_key} game")
-    letters = _LETTERS[kind_key]
+    letters = PLAYER_LETTERS[kind_key]
     start = state.start()
     root = Node({"GM": GAME_NUMBERS[kind_key], "SZ": str(state.size)})
     if isinstance(start, hex.HexState):
@@ -144,7 +144,7 @@ def read_game(data: bytes) -> LoadedGame:
         known = ", ".join(f"GM[{n}] {k}" for k, n in GAME_NUMBERS.items())
         raise SgfError(f"GM[{number}] is not a game this reader knows ({known})")
     kind = _KIND_OF_NUMBER[number]
-    letters = _LETTERS[kind]
+    letters = PLAYER_LETTERS[kind]
     nodes = list(root.main_line())
     try:
         state = _START_READERS[kind](root, _size(root, kind), _first_player(root, nodes, letters))

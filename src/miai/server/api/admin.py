@@ -10,7 +10,7 @@ from pydantic import BaseModel, Field
 from miai.server.api.deps import DB, CurrentViewer, Viewer
 from miai.server.api.games import fail, service_of
 from miai.server.play.errors import CommandError
-from miai.server.play.views import position_view
+from miai.server.play.kinds import table_of
 from miai.server.storage import repo
 
 router = APIRouter(tags=["scoring review"])
@@ -62,7 +62,7 @@ async def flagged_games(request: Request, viewer: CurrentViewer, db: DB) -> dict
                 "at": flag.created_at.isoformat(),
                 "result": game.result,
                 "verdict_dead": (game.result or {}).get("dead", []),
-                "position": position_view(state),
+                "position": table_of(game.kind, game.options).position(state),
             }
         )
     return {"flags": out}

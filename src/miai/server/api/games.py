@@ -6,12 +6,13 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from miai.server.api.deps import DB, CurrentViewer, MaybeViewer
 from miai.server.play import queries
 from miai.server.play.errors import CommandError
-from miai.server.play.options import GoOptions, OptionsError
+from miai.server.play.kinds import GO_TEAM_NAMES, table_of
+from miai.server.play.options import TABLE_FIELDS, GoOptions, KindOptions, OptionsError, other_kinds_options
 from miai.server.play.service import GameService
 from miai.server.storage import repo
 
@@ -19,7 +20,12 @@ router = APIRouter(tags=["games"])
 
 
 class CreateGame(BaseModel):
-    size: int = Field(9, ge=5, le=25)
+    """Go's options are listed; other kinds take their own (`GET /kinds`), e.g. Hex's `opening`."""
+
+    model_config = ConfigDict(extra="allow")
+
+    kind: str = Field("go", max_length=16, description="go, amazons, hex or tanbo (GET /kinds)")
+    size: int = Field(9, ge=5, le=25, description="Go: default 9; other kinds: their default")
     teams: int = Field(2, ge=2, le=8)
     players_per_team: int = Field(1, ge=1, le=8)
     preset: str = Field("", max_length=32)
@@ -47,7 +53,11 @@ class JoinGame(BaseModel):
 
 
 class PlayMove(BaseModel):
-    move: str = Field(min_length=1, max_length=16, description="GTP vertex (D4), pass or resign")
+    move: str = Field(
+        min_length=1,
+        max_length=16,
+        description="the game's notation: Go D4, pass; Amazons a4-d4/d7; Hex f6, swap; Tanbo K10; or resign",
+    )
     version: int | None = Field(None, ge=0, description="the game version the move was made against")
 
 
@@ -91,17 +101,78 @@ async def list_presets() -> dict[str, Any]:
                 "komi": p.base.komi_of(1),
             }
             for p in PRESETS.values()
-        ]
+        ],
+        "kinds": (await list_kinds())["kinds"],
     }
+
+
+@router.get("/kinds")
+async def list_kinds() -> dict[str, Any]:
+    """The games this server offers, with their team names and options, for create-game forms."""
+    from miai.core.go.presets import PRESETS
+    from miai.core.registry import KINDS
+
+    go = {
+        "key": "go",
+        "title": "Go",
+        "teams": {"min": 2, "max": 8, "default": 2},
+        "team_names": list(GO_TEAM_NAMES),
+        "options": [
+            {"name": "size", "default": 9, "min": 5, "max": 25, "suggested": [9, 13, 19]},
+            {"name": "preset", "default": "dgo", "values": list(PRESETS), "more_teams": "dipgo"},
+            {"name": "komi", "default": None, "list_of": "number", "min": -50, "max": 50},
+            {"name": "ko", "default": None, "values": ["simple", "positional", "situational"]},
+            {"name": "capture_points", "default": None, "values": [True, False]},
+            {"name": "remove_inactive_stones", "default": None, "values": [True, False]},
+            {"name": "move_limit", "default": None, "min": 1, "max": 10000},
+            {"name": "handicap", "default": 0, "min": 0, "max": 9},
+        ],
+        "presets": "/api/v1/presets",
+    }
+    others = [
+        {
+            "key": k.key,
+            "title": k.title,
+            "teams": {"min": len(k.player_names), "max": len(k.player_names), "default": len(k.player_names)},
+            "team_names": list(k.player_names),
+            "options": [offer.describe() for offer in k.offers],
+        }
+        for k in KINDS.values()
+        if k.key != "go" and k.board is not None
+    ]
+    return {"kinds": [go, *others]}
+
+
+API_ONLY = frozenset({"kind", "team", "challenge", "swap_match"})  # fields that are not game options
+
+
+def _given(body: BaseModel) -> dict[str, Any]:
+    """The fields the client actually sent (defaults left out), extra ones included."""
+    return {**(body.model_extra or {}), **{name: getattr(body, name) for name in body.model_fields_set}}
+
+
+def options_from(body: CreateGame) -> GoOptions | KindOptions:
+    """The game options of a create request, for its kind; OptionsError when they do not fit."""
+    table = {name: getattr(body, name) for name in TABLE_FIELDS if name in CreateGame.model_fields}
+    given = _given(body)
+    if body.kind != "go":
+        # A null is "not given": forms may send every field they know, Go's left empty.
+        own = {
+            k: v for k, v in given.items() if k not in TABLE_FIELDS and k not in API_ONLY and v is not None
+        }
+        return KindOptions.build(body.kind, own, table).validate()
+    foreign = other_kinds_options(given)
+    if foreign:
+        raise OptionsError(f'{", ".join(foreign)}: not a Go option; choose the game with "kind"')
+    fields = {k: v for k, v in body.model_dump().items() if k in GoOptions.__dataclass_fields__}
+    fields["komi"] = tuple(body.komi) if body.komi is not None else None
+    return GoOptions(**fields).validate()
 
 
 @router.post("/games", status_code=201)
 async def create_game(body: CreateGame, request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
-    fields = body.model_dump(exclude={"team", "challenge", "swap_match"})
-    fields["komi"] = tuple(body.komi) if body.komi is not None else None
-    options = GoOptions(**fields)
     try:
-        options.validate()
+        options = options_from(body)
     except OptionsError as err:
         raise HTTPException(422, {"error": "bad_options", "message": str(err)}) from None
     challenged = None
@@ -226,8 +297,6 @@ async def download_sgf(
     db: DB,
     invite: str | None = Query(None, max_length=64),
 ) -> Response:
-    from miai.formats.sgf.go import dump_go
-
     user_id = viewer.user.id if viewer else None
     try:
         game = await queries.load_visible_game(db, game_id, user_id, invite)
@@ -239,10 +308,12 @@ async def download_sgf(
     players = await repo.players_of(db, game_id)
     users = await repo.users_by_ids(db, [p.user_id for p in players])
     info = {"GN": f"Miai game {game_id}", "PC": request.app.state.settings.base_url}
-    for p in players:
-        if p.team in (1, 2) and p.seat == 0 and p.user_id in users:
-            info["PB" if p.team == 1 else "PW"] = users[p.user_id].username
-    data = dump_go(state, info=info, rules_key=game.options.get("preset"))
+    names = {
+        p.team: users[p.user_id].username
+        for p in players
+        if p.team is not None and p.seat == 0 and p.user_id in users
+    }
+    data = table_of(game.kind, game.options).sgf(state, info, names)
     return Response(
         data,
         media_type="application/x-go-sgf",
@@ -261,6 +332,7 @@ async def my_dashboard(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
         "challenges": [
             {
                 "id": g.id,
+                "kind": g.kind,
                 "options": g.options,
                 "from": g.created_by,
                 "from_username": names.get(g.created_by),

@@ -5,22 +5,27 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from miai.server.api.deps import DB, CurrentViewer, MaybeViewer
 from miai.server.api.games import fail
 from miai.server.play.computer import Computers, area
 from miai.server.play.errors import CommandError
-from miai.server.play.options import GoOptions, OptionsError
+from miai.server.play.options import GoOptions, KindOptions, OptionsError
 
 router = APIRouter(tags=["computer"])
 PRACTICE_SIZES = (7, 9, 13, 19)
 
 
 class PracticeGame(BaseModel):
-    size: int = Field(9, description="7, 9, 13 or 19 (Dgo's sizes)")
+    model_config = ConfigDict(extra="allow")  # other kinds' own options, e.g. Hex's `opening`
+
+    kind: str = Field("go", max_length=16, description="go, amazons, hex or tanbo (GET /kinds)")
+    size: int = Field(9, description="Go: 7, 9, 13 or 19 (Dgo's sizes); other kinds: their default")
     mode: Literal["computer", "local"] = "computer"
-    colour: Literal["black", "white", "random"] = "black"
+    colour: str = Field(
+        "first", max_length=16, description="yours: first, second, random, or a team name (black, white)"
+    )
     level: int | str = Field(
         1, description="1..10, or the name of an external engine configured by the operator"
     )
@@ -46,21 +51,36 @@ def _level(level: int | str) -> int | str:
     return level
 
 
-@router.post("/practice", status_code=201)
-async def create_practice_game(body: PracticeGame, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+PRACTICE_ONLY = frozenset({"kind", "mode", "colour", "level"})  # fields that are not game options
+
+
+def practice_options(body: PracticeGame) -> GoOptions | KindOptions:
+    """The options of a practice game of the body's kind; OptionsError when they do not fit."""
+    table: dict[str, Any] = {
+        "mode": body.mode,
+        "level": _level(body.level),
+        "seconds_per_move": 30 * 86400,
+        "visibility": "private",
+    }
+    if body.kind != "go":
+        given = {**(body.model_extra or {}), **{k: getattr(body, k) for k in body.model_fields_set}}
+        own = {k: v for k, v in given.items() if k not in PRACTICE_ONLY and v is not None}
+        return KindOptions.build(body.kind, own, table)
     if body.size not in PRACTICE_SIZES:
-        raise HTTPException(422, {"error": "bad_options", "message": "practice boards are 7, 9, 13 or 19"})
-    options = GoOptions(
+        raise OptionsError("practice boards are 7, 9, 13 or 19")
+    return GoOptions(
         size=body.size,
         preset=body.preset,
         handicap=body.handicap,
         komi=(body.komi,) if body.komi is not None else None,
-        mode=body.mode,
-        level=_level(body.level),
-        seconds_per_move=30 * 86400,
-        visibility="private",
+        **table,
     )
+
+
+@router.post("/practice", status_code=201)
+async def create_practice_game(body: PracticeGame, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     try:
+        options = practice_options(body)
         game_id = await computers(request).create_practice(viewer.user, options, body.colour)
     except OptionsError as err:
         raise HTTPException(422, {"error": "bad_options", "message": str(err)}) from None

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from miai.server.play.errors import BadInput, Conflict, Forbidden
-from miai.server.play.options import GoOptions
+from miai.server.play.options import load_options
 from miai.server.storage import repo
 from miai.server.storage.models import ChatMessage, User
 
@@ -54,7 +54,7 @@ async def post(tx: Tx, user: User, channel: str, text: str, now: datetime) -> di
     if len(text) > MAX_LENGTH:
         raise BadInput(f"a message has at most {MAX_LENGTH} characters")
     game = tx.game
-    options = GoOptions.from_json(game.options)
+    options = load_options(game.kind, game.options)
     players = await repo.players_of(tx.db, game.id)
     mine = next((p for p in players if p.user_id == user.id), None)
     if channel == "public":

@@ -18,25 +18,24 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.core.errors import IllegalMove
-from miai.core.go import GoState, Move
-from miai.core.go.vertex import format_move, parse_move
 from miai.server.play.errors import BadInput, CommandError, Conflict, Forbidden
-from miai.server.play.options import GoOptions
+from miai.server.play.kinds import Table, table_for
+from miai.server.play.options import GoOptions, KindOptions
 from miai.server.play.service import GameService, Live
-from miai.server.play.views import AUTO_PASS, position_view
+from miai.server.play.views import AUTO_PASS
 from miai.server.storage import repo
-from miai.server.storage.models import User
+from miai.server.storage.models import Game, User
 
 log = logging.getLogger(__name__)
-Chooser = Callable[[GoState, int | str, int, float | None], Awaitable[Move]]
+# (state of any kind, level, seed, seconds) -> a move of that kind
+Chooser = Callable[[Any, int | str, int, float | None], Awaitable[Any]]
 MAX_THINK_SECONDS = 5.0
 
 
-async def engine_chooser(state: GoState, level: int | str, seed: int, seconds: float | None) -> Move:
+async def engine_chooser(state: Any, level: int | str, seed: int, seconds: float | None) -> Any:
     from miai.engines.pool import choose_move
 
-    move: Move = await choose_move(state, level, seed, seconds)
-    return move
+    return await choose_move(state, level, seed, seconds)
 
 
 def bot_name(level: int | str, index: int) -> str:
@@ -73,9 +72,8 @@ class Computers:
         live = self.games._cache.get(game_id)
         if live is None or live.version != version or live.state.is_over:
             return
-        state = live.state
-        user_id = live.seats.get((state.to_move + 1, state.to_move_seat))
-        if user_id not in live.bots or game_id in self._tasks:
+        user_id = live.on_move()
+        if user_id is None or user_id not in live.bots or game_id in self._tasks:
             return
         task = asyncio.get_running_loop().create_task(self._play(game_id, version, user_id, live))
         self._tasks[game_id] = task
@@ -89,7 +87,7 @@ class Computers:
                 user = await repo.user_by_id(db, user_id)
             if user is None:
                 return
-            await self.games.move(user, game_id, format_move(move, live.state.size), expected=version)
+            await self.games.move(user, game_id, live.table.format(live.state, move), expected=version)
         except CommandError as err:
             log.info("computer move in game %s not stored: %s", game_id, err.message)
         except Exception:
@@ -126,23 +124,30 @@ class Computers:
                 raise Forbidden("only the game's creator can add computer players")
             if tx.game.status != "waiting":
                 raise Conflict("the game is not waiting for players")
+            level = table_of_game(tx.game).level(level)
             players = await repo.players_of(tx.db, game_id)
             bot = await bot_user(tx.db, level, {p.user_id for p in players})
             invite = tx.game.invite_code
             tx.event("computer_added", {"user": bot.username, "level": level, "team": team})
         await self.games.join(bot, game_id, team, invite)
 
-    async def create_practice(self, user: User, options: GoOptions, colour: str) -> int:
-        """A game against the computer (`mode=computer`) or for two people at one screen (`mode=local`)."""
+    async def create_practice(self, user: User, options: GoOptions | KindOptions, colour: str) -> int:
+        """A game against the computer (`mode=computer`) or for two people at one screen (`mode=local`).
+
+        `colour` is the player's: `first`, `second`, `random`, or a team name of the kind (Go's `black`).
+        """
         options.validate()
         if options.teams != 2 or options.players_per_team != 1:
             raise BadInput("practice games are for two colours with one player each")
-        if colour not in {"black", "white", "random"}:
-            raise BadInput("colour is black, white or random")
-        team = {"black": 1, "white": 2}.get(colour) or random.SystemRandom().choice((1, 2))
+        table = table_for(options)
+        names = [name.lower() for name in table.team_names()]
+        teams = {"first": 1, "second": 2, **{name: t for t, name in enumerate(names, start=1)}}
+        if colour != "random" and colour.lower() not in teams:
+            raise BadInput(f"colour is {', '.join(teams)} or random")
+        team = teams.get(colour.lower()) or random.SystemRandom().choice((1, 2))
+        level = table.level(options.level if options.level is not None else 1)
         game_id = await self.games.create(user, options, team=team)
         if options.mode == "computer":
-            level = options.level if options.level is not None else 1
             async with self.games.sessions() as db:
                 bot = await bot_user(db, level, {user.id})
                 game = await repo.game_for_update(db, game_id)
@@ -162,7 +167,7 @@ class Computers:
     async def undo(self, user: User, game_id: int, all_the_way: bool = False) -> dict[str, Any]:
         """Take back the player's last move and the computer's replies after it (or everything)."""
         async with self.games.command(game_id) as tx:
-            options, live = await self._practice(tx, user)
+            _options, live = await self._practice(tx, user)
             records = await repo.moves_of(tx.db, game_id)
             humans = {team for (team, _), uid in live.seats.items() if uid not in live.bots}
             keep = 0
@@ -175,10 +180,10 @@ class Computers:
             if not undone:
                 raise Conflict("there is nothing to take back")
             await repo.delete_moves_after(tx.db, game_id, keep)
-            state = options.new_state()
+            state = live.table.new_state()
             for record in records:
-                if record.ply <= keep and record.move != AUTO_PASS:
-                    state = state.play(parse_move(record.move, state.size))
+                if record.ply <= keep:
+                    state = live.table.replay(state, record.move)
             self._reset(tx, live, state, [*undone, *tx.game.redo])
             return {"ok": True, "ply": state.plies, "redo": len(undone) + len(tx.game.redo)}
 
@@ -193,18 +198,19 @@ class Computers:
             state = live.state
             while stack and not state.is_over:
                 try:
-                    state = state.play(parse_move(stack.pop(0), state.size))
+                    state = state.play(live.table.parse(state, stack.pop(0)))
                 except (IllegalMove, ValueError):
                     stack = []
                     break
-                if not all_the_way and (state.to_move + 1) in humans:
+                turn = live.table.turn(state)
+                if not all_the_way and turn is not None and turn[0] in humans:
                     break  # stop where the player is to move again
             tx.changes["redo"] = stack
             await self.games._record(tx, live, state, user_id=user.id)
             return {"ok": True, "ply": state.plies, "redo": len(stack)}
 
-    async def _practice(self, tx: Any, user: User) -> tuple[GoOptions, Live]:
-        options = GoOptions.from_json(tx.game.options)
+    async def _practice(self, tx: Any, user: User) -> tuple[GoOptions | KindOptions, Live]:
+        options = table_of_game(tx.game).options
         if not options.practice:
             raise Conflict("undo and redo are only for games against the computer and local games")
         if tx.game.created_by != user.id:
@@ -214,8 +220,9 @@ class Computers:
         live = await self.games.live(tx)
         return options, live
 
-    def _reset(self, tx: Any, live: Live, state: GoState, redo: list[str]) -> None:
-        on_move = self.games._on_move(state, live.seats)
+    def _reset(self, tx: Any, live: Live, state: Any, redo: list[str]) -> None:
+        table = live.table
+        on_move = self.games._on_move(table, state, live.seats)
         tx.changes.update(
             status="active",
             plies=state.plies,
@@ -229,13 +236,19 @@ class Computers:
         tx.event(
             "reset",
             {
-                "position": position_view(state),
+                "position": table.position(state),
                 "to_move": on_move,
                 "redo": len(redo),
-                "moves": [format_move(m, state.size) for _, m in state.moves()],
+                "moves": [table.format(state, m) for _, m in state.moves()],
             },
         )
-        tx.new_live = Live(tx.version, state, live.seats, live.bots)
+        tx.new_live = Live(tx.version, state, live.seats, table, live.bots)
+
+
+def table_of_game(game: Game) -> Table:
+    from miai.server.play.kinds import table_of
+
+    return table_of(game.kind, game.options)
 
 
 async def area(
@@ -245,6 +258,8 @@ async def area(
     from miai.server.play.queries import load_visible_game
 
     game = await load_visible_game(db, game_id, user_id, invite)
+    if not table_of_game(game).scored:
+        raise Conflict("the territory estimate is for Go")
     state = await games.current_state(db, game)
     from miai.engines.estimator import area_estimate
 

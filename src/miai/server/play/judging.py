@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 
 from miai.core.go import DeadStones, GoState
 from miai.core.go.game import EndReason
@@ -26,10 +27,29 @@ def _judge(state: GoState) -> tuple[frozenset[int], frozenset[int]]:
     return frozenset(judgement.dead), frozenset(judgement.neutral)
 
 
-async def judge(state: GoState) -> tuple[frozenset[int], frozenset[int], bool]:
-    """(dead stones, neutral points, judged). Falls back to every stone alive if no estimator is available."""
+Verdict = tuple[frozenset[int], frozenset[int], bool]
+_recent: OrderedDict[tuple[object, ...], asyncio.Task[Verdict]] = OrderedDict()
+RECENT = 64
+
+
+async def judge(state: GoState) -> Verdict:
+    """(dead stones, neutral points, judged). Falls back to every stone alive if no estimator is available.
+
+    Verdicts are remembered for a few recent positions, so the server can judge a game-ending move before
+    it takes the database's write turn and find the verdict ready there (other games do not wait for it)."""
     if not needs_judgement(state):
         return frozenset(), frozenset(), True
+    key = (state.rules, state.size, state.plies, tuple(state.board()))
+    task = _recent.get(key)
+    if task is None:
+        task = asyncio.ensure_future(_verdict(state))
+        _recent[key] = task
+        while len(_recent) > RECENT:
+            _recent.popitem(last=False)
+    return await asyncio.shield(task)
+
+
+async def _verdict(state: GoState) -> Verdict:
     try:
         dead, neutral = await asyncio.to_thread(_judge, state)
     except Exception:  # a broken estimator must not lose the game's end: score with every stone alive

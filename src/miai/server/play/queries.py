@@ -9,9 +9,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.server.play.chat import audiences_for, readable
 from miai.server.play.errors import Forbidden, NotFound
-from miai.server.play.options import GoOptions
+from miai.server.play.kinds import table_of
+from miai.server.play.options import load_options
 from miai.server.play.service import GameService
-from miai.server.play.views import position_view
 from miai.server.storage import repo
 from miai.server.storage.models import Game, GamePlayer
 
@@ -39,17 +39,20 @@ def viewer_team(players: list[GamePlayer], user_id: int | None) -> int | None:
 
 async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: int | None) -> dict[str, Any]:
     """Everything a client needs to draw a game, as this viewer may see it."""
-    options = GoOptions.from_json(game.options)
+    table = table_of(game.kind, game.options)
+    options = table.options
     players = await repo.players_of(db, game.id)
     users = await repo.users_by_ids(db, [p.user_id for p in players])
     team = viewer_team(players, user_id)
     data: dict[str, Any] = {
         "id": game.id,
         "kind": game.kind,
+        "title": table.title,
+        "team_names": table.team_names(),
         "status": game.status,
         "version": game.version,
         "options": options.to_json(),
-        "rules": _rules_view(options),
+        "rules": table.rules(),
         "created_at": _iso(game.created_at),
         "deadline": _iso(game.deadline_at),
         "turn_started_at": _iso(game.turn_started_at),
@@ -77,7 +80,7 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
     data["draw_offers"] = list(game.draw_offers)
     data["redo"] = len(game.redo)
     if game.status in {"active", "finished"}:
-        data["position"] = position_view(await service.current_state(db, game))
+        data["position"] = table.position(await service.current_state(db, game))
         data["moves"] = [
             {"ply": m.ply, "team": m.team, "seat": m.seat, "move": m.move, "user_id": m.user_id}
             for m in await repo.moves_of(db, game.id)
@@ -98,22 +101,6 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
     return data
 
 
-def _rules_view(options: GoOptions) -> dict[str, Any]:
-    rules = options.rules()
-    return {
-        "preset": options.preset_key,
-        "ko": rules.ko.value,
-        "scoring": rules.scoring.value,
-        "suicide": rules.suicide.value,
-        "dead_stones": rules.dead_stones.value,
-        "komi": [rules.komi_of(c) for c in range(options.teams)],
-        "capture_points": rules.capture_points,
-        "remove_inactive_stones": rules.remove_inactive_stones,
-        "move_limit_rounds": rules.move_limit_rounds,
-        "handicap": options.handicap,
-    }
-
-
 async def visible_events(
     db: AsyncSession, game: Game, after: int, user_id: int | None
 ) -> list[dict[str, Any]]:
@@ -132,11 +119,12 @@ async def lobby(db: AsyncSession, user_id: int | None = None) -> list[dict[str, 
     """Open public games with free seats; `joined` tells the viewer whether they are in it already."""
     out = []
     for game in await repo.open_games(db):
-        options = GoOptions.from_json(game.options)
+        options = load_options(game.kind, game.options)
         players = await repo.players_of(db, game.id)
         out.append(
             {
                 "id": game.id,
+                "kind": game.kind,
                 "options": options.to_json(),
                 "players": len(players),
                 "seats": options.seats,
@@ -159,6 +147,7 @@ async def dashboard(db: AsyncSession, user_id: int) -> list[dict[str, Any]]:
         order = (not mine, deadline.timestamp() if deadline else float("inf"), game.id)
         row = {
             "id": game.id,
+            "kind": game.kind,
             "status": game.status,
             "options": game.options,
             "to_move": game.to_move,

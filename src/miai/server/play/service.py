@@ -23,14 +23,14 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from miai.core.clock import TeamClock
 from miai.core.errors import IllegalMove
-from miai.core.go import TIMEOUT, DeadStones, GoState, Move, Resign, Timeout
-from miai.core.go.vertex import parse_move, parse_point
+from miai.core.go import TIMEOUT, DeadStones, GoState
+from miai.core.go.vertex import parse_point
 from miai.server.play.errors import BadInput, Conflict, Forbidden, IllegalMoveError, NotFound, Stale
 from miai.server.play.group import GroupWriter
-from miai.server.play.judging import judge
+from miai.server.play.kinds import Table, table_of
 from miai.server.play.notifications import Mailer
-from miai.server.play.options import GoOptions
-from miai.server.play.views import AGREED_DRAW, AUTO_PASS, final_result, move_text, position_view
+from miai.server.play.options import GoOptions, KindOptions, TableOptions, load_options
+from miai.server.play.views import final_result
 from miai.server.realtime.hub import Hub, Message
 from miai.server.storage import repo
 from miai.server.storage.models import Game, GameEvent, GamePlayer, ScoreFlag, User
@@ -47,9 +47,15 @@ class Live:
     """The rules state of a game at a version, cached in memory and rebuilt from the stored moves."""
 
     version: int
-    state: GoState
+    state: Any  # the core state of the game's kind (a GoState for Go)
     seats: dict[tuple[int, int], int]  # (team from 1, seat) -> user id
+    table: Table  # the game's kind and options
     bots: dict[int, int] = field(default_factory=dict)  # computer players: user id -> level
+
+    def on_move(self) -> int | None:
+        """The user on move, None when nobody is (the game is over, or a seat is empty)."""
+        turn = self.table.turn(self.state)
+        return None if turn is None else self.seats.get(turn)
 
 
 @dataclass
@@ -178,7 +184,7 @@ class GameService:
         self._cache[tx.game.id] = live
         return live
 
-    async def current_state(self, db: AsyncSession, game: Game) -> GoState:
+    async def current_state(self, db: AsyncSession, game: Game) -> Any:
         """The rules state of a game as stored at `game.version` (from the cache when it is current)."""
         cached = self._cache.get(game.id)
         if cached is not None and cached.version == game.version:
@@ -188,23 +194,17 @@ class GameService:
         return live.state
 
     async def _rebuild(self, db: AsyncSession, game: Game) -> Live:
-        options = GoOptions.from_json(game.options)
-        state = options.new_state()
+        table = table_of(game.kind, game.options)
+        state = table.new_state()
         players = await repo.players_of(db, game.id)
-        seats = _seat_map(players, options, game.created_by)
+        seats = _seat_map(players, table.options, game.created_by)
         for record in await repo.moves_of(db, game.id):
-            if record.move == AUTO_PASS:
-                continue  # play() regenerates automatic passes itself
-            if record.move == AGREED_DRAW:
-                state = state.agreed_draw()
-                continue
-            move: Move = TIMEOUT if record.move == "timeout" else parse_move(record.move, state.size)
-            state = state.play(move)
+            state = table.replay(state, record.move)
         if state.plies != game.plies:
             raise RuntimeError(
                 f"game {game.id}: stored record replays to {state.plies} plies, not {game.plies}"
             )
-        return Live(game.version, state, seats, await self._bots_of(db, seats))
+        return Live(game.version, state, seats, table, await self._bots_of(db, seats))
 
     async def _bots_of(self, db: AsyncSession, seats: dict[tuple[int, int], int]) -> dict[int, int]:
         users = await repo.users_by_ids(db, sorted(set(seats.values())))
@@ -223,7 +223,7 @@ class GameService:
     async def create(
         self,
         user: User,
-        options: GoOptions,
+        options: GoOptions | KindOptions,
         team: int | None = None,
         challenge: User | None = None,
         swap_match: bool = False,
@@ -241,7 +241,7 @@ class GameService:
                 first = await repo.game_for_update(db, match_of)
                 match_id = first.match_id if first is not None else None
             game = Game(
-                kind="go",
+                kind=options.kind if isinstance(options, KindOptions) else "go",
                 status="waiting",
                 created_by=user.id,
                 created_at=now,
@@ -285,7 +285,7 @@ class GameService:
                 raise Forbidden("this game is a challenge to another player")
             if game.visibility == "private" and invite != game.invite_code and game.challenge_to != user.id:
                 raise Forbidden("this private game needs its invite link")
-            options = GoOptions.from_json(game.options)
+            options = load_options(game.kind, game.options)
             players = await repo.players_of(tx.db, game_id)
             if any(p.user_id == user.id for p in players):
                 raise Conflict("you are already in this game")
@@ -316,7 +316,7 @@ class GameService:
                 tx.event("confirming", {"deadline": deadline.isoformat(), "players": self._roster(players)})
             tx.notices.append(Message("lobby", "lobby", {"game_id": game_id}))
 
-    def _assign_seats(self, players: list[GamePlayer], options: GoOptions) -> None:
+    def _assign_seats(self, players: list[GamePlayer], options: TableOptions) -> None:
         """Players who chose no team go at random to teams with free seats; seats follow join order."""
         free = [
             t
@@ -377,14 +377,15 @@ class GameService:
                 await self._start(tx, players)
 
     async def _start(self, tx: Tx, players: list[GamePlayer]) -> None:
-        options = GoOptions.from_json(tx.game.options)
-        state = options.new_state()
+        table = table_of(tx.game.kind, tx.game.options)
+        options = table.options
+        state = table.new_state()
         seats = _seat_map(players, options, tx.game.created_by)
         control = options.time_control()
         clocks = {str(t): _clock_json(control.start()) for t in range(1, options.teams + 1)}
         now = self.now()
         deadline = now + timedelta(seconds=control.start().time_left(control))
-        on_move = self._on_move(state, seats)
+        on_move = self._on_move(table, state, seats)
         bots = await self._bots_of(tx.db, seats)
         tx.changes.update(
             status="active",
@@ -397,7 +398,9 @@ class GameService:
         tx.event(
             "started",
             {
-                "position": position_view(state),
+                "kind": table.key,
+                "team_names": table.team_names(),
+                "position": table.position(state),
                 "to_move": on_move,
                 "deadline": deadline.isoformat(),
                 "clocks": clocks,
@@ -406,17 +409,18 @@ class GameService:
         users = await repo.users_by_ids(tx.db, [p.user_id for p in players])
         for user in users.values():
             self.mailer.game_started(tx.db, user, tx.game)
-        tx.new_live = Live(tx.version, state, seats, bots)
+        tx.new_live = Live(tx.version, state, seats, table, bots)
         self._ping_players(tx, seats)
         next_user = users.get(on_move["user_id"])
         if next_user is not None:
             self.mailer.your_turn(tx.db, next_user, tx.game, 0)
 
     @staticmethod
-    def _on_move(state: GoState, seats: dict[tuple[int, int], int]) -> dict[str, Any]:
-        if state.is_over:
+    def _on_move(table: Table, state: Any, seats: dict[tuple[int, int], int]) -> dict[str, Any]:
+        turn = table.turn(state)
+        if turn is None:
             return {}
-        team, seat = state.to_move + 1, state.to_move_seat
+        team, seat = turn
         return {"team": team, "seat": seat, "user_id": seats.get((team, seat))}
 
     def _ping_players(self, tx: Tx, seats: dict[tuple[int, int], int]) -> None:
@@ -450,13 +454,14 @@ class GameService:
 
     async def move(self, user: User, game_id: int, text: str, expected: int | None = None) -> dict[str, Any]:
         """Play a move for `user`; returns the acknowledgement once the move is stored."""
+        await self._judge_ahead(game_id, text)
         async with self.command(game_id, expected) as tx:
             if tx.game.status != "active":
                 raise Conflict("the game is not in progress")
             live = await self.live(tx)
             player = self._player_on_move(live, user.id)
             try:
-                move = parse_move(text, live.state.size)
+                move = live.table.parse(live.state, text)
             except ValueError as err:
                 raise BadInput(str(err)) from None
             try:
@@ -468,12 +473,23 @@ class GameService:
             await self._record(tx, live, state, user_id=player)
         return {"ok": True, "version": tx.version + len(tx.events), "ply": state.plies}
 
+    async def _judge_ahead(self, game_id: int, text: str) -> None:
+        """A move that ends a game may need the dead-stone estimator (a fraction of a second). Judge it before
+        the command: the verdict is remembered, and other games' commands do not wait behind it."""
+        live = self._cache.get(game_id)
+        if live is None:
+            return
+        try:
+            state = live.state.play(live.table.parse(live.state, text))
+        except ValueError:  # illegal or unreadable: the command itself will say so
+            return
+        if state.is_over:
+            await live.table.result(state)
+
     def _player_on_move(self, live: Live, user_id: int) -> int:
-        state = live.state
         if user_id not in live.seats.values():
             raise Forbidden("you are not playing in this game")
-        on_move = live.seats.get((state.to_move + 1, state.to_move_seat))
-        if on_move != user_id:
+        if live.on_move() != user_id:
             raise Conflict("it is not your turn")
         return user_id
 
@@ -493,34 +509,24 @@ class GameService:
         except Stale:
             return False
 
-    async def _record(self, tx: Tx, live: Live, state: GoState, user_id: int | None) -> None:
+    async def _record(self, tx: Tx, live: Live, state: Any, user_id: int | None) -> None:
         """Store every event from `live.state` to `state` (automatic passes included) and the new clocks."""
         game = tx.game
         now = self.now()
-        options = GoOptions.from_json(game.options)
-        control = options.time_control()
-        new_states = []
-        for s in state.lineage():
-            if s is live.state:
-                break
-            new_states.append(s)
-        new_states.reverse()
+        table = live.table
+        control = table.options.time_control()
+        steps = table.steps(live.state, state)
         clocks = dict(game.clocks)
         started = repo.utc(game.turn_started_at) or now
-        leaving = any(isinstance(s.last_move, Resign | Timeout) for s in new_states)
+        leaving = any(step.left for step in steps)
         players = await repo.players_of(tx.db, game.id) if leaving else []
-        for s in new_states:
-            if s.last_move is None:  # an agreed draw ends the game without a move (team 0 in storage)
-                team, seat, text = 0, 0, AGREED_DRAW
-            else:
-                team, seat = s.last_colour + 1, s.last_seat
-                text = move_text(s, s.last_move, s.auto_pass)
-            if isinstance(s.last_move, Resign | Timeout):
-                text = "timeout" if isinstance(s.last_move, Timeout) else "resign"
+        for step in steps:
+            s, team, seat, text = step.state, step.team, step.seat, step.text
+            if step.left:
                 for p in players:
                     if (p.team, p.seat) == (team, seat):
-                        p.state = "timed_out" if text == "timeout" else "resigned"
-            elif not s.auto_pass and str(team) in clocks:
+                        p.state = "timed_out" if step.left == "timeout" else "resigned"
+            elif step.clocked and str(team) in clocks:
                 elapsed = (now - started).total_seconds()
                 clocks[str(team)] = _clock_json(_clock_from(clocks[str(team)]).after_move(control, elapsed))
             tx.moves.append(
@@ -542,10 +548,10 @@ class GameService:
                     "seat": seat if team else None,
                     "move": text,
                     "user_id": live.seats.get((team, seat)),
-                    "position": position_view(s),
+                    "position": table.position(s),
                 },
             )
-        on_move = self._on_move(state, live.seats)
+        on_move = self._on_move(table, state, live.seats)
         changes: dict[str, Any] = {
             "plies": state.plies,
             "clocks": clocks,
@@ -553,8 +559,7 @@ class GameService:
             "turn_started_at": now,
         }
         if state.is_over:
-            dead, neutral, judged = await judge(state)
-            result = final_result(state, dead, neutral, judged)
+            result = await table.result(state)
             changes.update(status="finished", result=result, finished_at=now, deadline_at=None)
             tx.event("finished", {"result": result})
             users = await repo.users_by_ids(tx.db, list(set(live.seats.values())))
@@ -575,7 +580,7 @@ class GameService:
                 self.mailer.your_turn(tx.db, next_user, game, state.plies)
         tx.changes.update(changes)
         self._ping_players(tx, live.seats)
-        tx.new_live = Live(tx.version, state, live.seats, live.bots)
+        tx.new_live = Live(tx.version, state, live.seats, table, live.bots)
 
     async def draw(self, user: User, game_id: int, accept: bool) -> dict[str, Any]:
         """Agreed draw (SPEC G9), games with more than two colours: every remaining team must accept."""
@@ -584,7 +589,7 @@ class GameService:
                 raise Conflict("the game is not in progress")
             live = await self.live(tx)
             state = live.state
-            if state.colours <= 2:
+            if not live.table.draws or state.colours <= 2:
                 raise Conflict("agreed draws are for games with more than two colours")
             team = next((t for (t, _), uid in live.seats.items() if uid == user.id), None)
             players = await repo.players_of(tx.db, game_id)
@@ -613,6 +618,8 @@ class GameService:
         async with self.command(game_id) as tx:
             if tx.game.status != "finished":
                 raise Conflict("only finished games can be flagged")
+            if not table_of(tx.game.kind, tx.game.options).scored:
+                raise Conflict("only scored games (Go) can be flagged: this game's result needs no review")
             players = await repo.players_of(tx.db, game_id)
             if all(p.user_id != user.id for p in players):
                 raise Forbidden("only the players of a game can flag its score")
@@ -635,7 +642,7 @@ class GameService:
             ):
                 raise Conflict("only games that ended by passes or the move limit are scored")
             state = await self.current_state(tx.db, game)
-            if state.rules.dead_stones is DeadStones.ALL_ALIVE:
+            if not isinstance(state, GoState) or state.rules.dead_stones is DeadStones.ALL_ALIVE:
                 raise Conflict("under these rules every stone on the board counts as alive")
             dead: set[int] = set()
             for vertex in dead_vertices:
@@ -670,7 +677,7 @@ class GameService:
             return await post(tx, user, channel, text, self.now())
 
 
-def _seat_map(players: list[GamePlayer], options: GoOptions, creator: int) -> dict[tuple[int, int], int]:
+def _seat_map(players: list[GamePlayer], options: TableOptions, creator: int) -> dict[tuple[int, int], int]:
     """(team, seat) -> user id; in local mode the creator plays every colour at one screen."""
     if options.mode == "local":
         return {(team, 0): creator for team in range(1, options.teams + 1)}

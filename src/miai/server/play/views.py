@@ -78,6 +78,7 @@ def last_move_view(state: GoState) -> dict[str, Any] | None:
 
 def position_view(state: GoState) -> dict[str, Any]:
     return {
+        "kind": "go",
         "size": state.size,
         "board": board_view(state),
         "to_move": None if state.is_over else {"team": state.to_move + 1, "seat": state.to_move_seat},

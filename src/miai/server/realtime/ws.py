@@ -157,7 +157,7 @@ async def _command(
     if kind == "move":
         move = data.get("move")
         if not isinstance(move, str) or not 1 <= len(move) <= 16:
-            raise ValueError('"move" must be a vertex such as D4, pass or resign')
+            raise ValueError('"move" must be 1..16 characters: D4, pass, a4-d4/d7, f6, swap, resign, ...')
         return await service.move(viewer.user, game_id, move, version)
     if kind == "resign":
         return await service.move(viewer.user, game_id, "resign", version)

@@ -1,4 +1,5 @@
 // Text for people: vertices, durations, game options, results.
+import { kindOf } from './games/registry.js';
 
 export const LETTERS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ'; // GTP columns: no I, enough for 25x25
 
@@ -65,8 +66,14 @@ export function clockText(o) {
   return per;
 }
 
-/** One line about a game's options, for lists. */
-export function optionsSummary(o) {
+/** One line about a game's options, for lists (`kind`: the game; Go when absent). */
+export function optionsSummary(o, kind = o.kind) {
+  const entry = kindOf(kind);
+  if (entry) {
+    const parts = [entry.title, `${o.size}×${o.size}`, ...entry.describeOptions(o), clockText(o)];
+    if (o.visibility === 'private') parts.push('private');
+    return parts.join(' · ');
+  }
   const parts = [
     `${o.size}×${o.size}`,
     o.players_per_team > 1 ? `${o.teams} teams of ${o.players_per_team}` : `${o.teams} colours`,

@@ -1,11 +1,18 @@
 // Pieces of the game page that only draw: team list, result and score table, rules, clocks.
 import { h } from './dom.js';
 import { countdown, duration, END_REASONS, presetTitle, clockText, secondsUntil } from './format.js';
+import { kindOf, resultHeadline } from './games/registry.js';
 import { swatch, teamStyle } from './palette.js';
 
 const PLAYER_STATES = { resigned: 'resigned', timed_out: 'timed out' };
 
-export function teamName(palette, t) {
+/** The game's own names for its teams ("White", "Black"), or null for Go, whose teams are numbered. */
+export function teamNames(snap) {
+  return kindOf(snap.kind) && snap.team_names ? snap.team_names : null;
+}
+
+export function teamName(palette, t, names = null) {
+  if (names && names[t - 1]) return names[t - 1];
   const style = teamStyle(palette, t);
   return `Team ${t} (${style.name})`;
 }
@@ -35,7 +42,7 @@ export function teamsList(snap, palette, position) {
         h(
           'div.team-head',
           swatch(palette, t, 20),
-          h('strong', teamName(palette, t)),
+          h('strong', teamName(palette, t, teamNames(snap))),
           out ? h('span.tag.out', 'out') : null,
           onMove ? h('span.tag.move', 'to move') : null,
           captures !== null ? h('span.captures', `captures: ${captures}`) : null,
@@ -73,6 +80,8 @@ export function teamsList(snap, palette, position) {
 export function resultSection(snap, palette) {
   const r = snap.result;
   if (!r) return null;
+  const entry = kindOf(snap.kind);
+  if (entry) return h('div.result', h('p.headline', { id: 'result-headline' }, `${resultHeadline(entry, r, teamNames(snap) || [])}.`));
   const names = (teams) => teams.map((t) => teamName(palette, t)).join(', ');
   let headline;
   if (r.draw) headline = r.winners.length > 1 ? `Draw between ${names(r.winners)}` : 'Draw';
@@ -125,6 +134,17 @@ export function rulesList(snap) {
   const o = snap.options;
   const r = snap.rules || {};
   const row = (k, v) => [h('dt', k), h('dd', String(v))];
+  const entry = kindOf(snap.kind);
+  if (entry) {
+    const names = teamNames(snap) || [];
+    return h('dl.rules',
+      row('Game', entry.title),
+      row('Board', `${o.size}×${o.size}`),
+      row('Moves first', names[0] || 'team 1'),
+      entry.describeOptions(o).map((text) => row('Rule', text)),
+      row('Time', clockText(o)),
+      row('Visibility', o.visibility));
+  }
   return h(
     'dl.rules',
     row('Board', `${o.size}×${o.size}`),

@@ -43,15 +43,20 @@ function luminance(hex) {
   return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
 }
 
-/** {fill, name, ink (black or white for marks on the stone), shape, letter} of team t (from 1). */
+/**
+ * {fill, name, ink (black or white for marks on the stone), shape, letter} of team t (from 1). A palette name
+ * may end in "/swap": the first two colours change places (games whose first player is White, as in Amazons).
+ */
 export function teamStyle(paletteName, t) {
-  const palette = PALETTES[paletteName] || PALETTES.classic;
-  const [fill, colourName] = palette[(t - 1) % palette.length];
-  const round = Math.floor((t - 1) / palette.length);
+  const [base, order] = String(paletteName).split('/');
+  const palette = PALETTES[base] || PALETTES.classic;
+  const i = order === 'swap' && t <= 2 ? 2 - t : t - 1;
+  const [fill, colourName] = palette[i % palette.length];
+  const round = Math.floor(i / palette.length);
   const name = round ? `${colourName} ${round + 1}` : colourName;
   const ink = luminance(fill) > 0.35 ? '#000000' : '#ffffff';
   const shape = t <= SHAPES.length ? SHAPES[t - 1] : null;
-  return { fill, name, ink, shape, letter: shape ? null : String(t), outline: paletteName === 'high-contrast' };
+  return { fill, name, ink, shape, letter: shape ? null : String(t), outline: base === 'high-contrast' };
 }
 
 const f = (n) => n.toFixed(2);

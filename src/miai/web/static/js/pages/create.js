@@ -1,8 +1,32 @@
-// The create-game form: every option POST /api/v1/games accepts.
+// The create-game form: every option POST /api/v1/games accepts, for Go or another game (games/registry.js).
 import { post } from '../api.js';
 import { clear, h, link, navigate, toast } from '../dom.js';
 import { PRESETS } from '../format.js';
+import { KINDS, kindOf } from '../games/registry.js';
 import { session } from '../session.js';
+
+const KIND_CHOICES = [['go', 'Go'], ...Object.values(KINDS).map((k) => [k.key, k.title])];
+
+/** The inputs of a game's own options (entry.fields), ids prefixed so two forms can share a page. */
+function kindFields(entry, prefix) {
+  return entry.fields.map((spec) => {
+    const id = `${prefix}${spec.name}`;
+    const input = spec.type === 'select'
+      ? select(id, spec.choices, spec.value)
+      : number(id, spec.value, { min: String(spec.min), max: String(spec.max) });
+    input.dataset.option = spec.name;
+    input.dataset.type = spec.type;
+    return field(spec.label, input, spec.help || null);
+  });
+}
+
+function kindValues(host) {
+  const out = {};
+  for (const input of host.querySelectorAll('[data-option]')) {
+    out[input.dataset.option] = input.dataset.type === 'number' ? Number(input.value) : input.value;
+  }
+  return out;
+}
 
 const UNITS = [['seconds', 1], ['minutes', 60], ['hours', 3600], ['days', 86400]];
 
@@ -36,16 +60,24 @@ export async function createPage(main) {
   const clockSel = select('clock', [['none', 'only a limit per move'], ['fischer', 'Fischer'], ['byoyomi', 'byo-yomi']], 'none');
   const clockFields = h('div.clock-fields');
   const error = h('p.error', { role: 'alert', id: 'create-error' });
+  const kindSel = select('kind', KIND_CHOICES, 'go');
+  const kindBox = h('fieldset#kind-options', h('legend', 'Rules'));
+  const goOnly = (el) => {
+    el.classList.add('go-only');
+    return el;
+  };
 
   const form = h('form.card.create', { id: 'create-form', novalidate: true },
     h('h1', 'Create a game'),
-    h('fieldset', h('legend', 'Board and teams'),
-      field('Board size', number('size', 9, { min: '5', max: '25' }), '5 to 25'),
-      field('Teams (colours)', teamsSel),
+    h('fieldset', h('legend', 'Game, board and teams'),
+      field('Game', kindSel),
+      goOnly(field('Board size', number('size', 9, { min: '5', max: '25' }), '5 to 25')),
+      goOnly(field('Teams (colours)', teamsSel)),
       field('Players per team', number('players-per-team', 1, { min: '1', max: '8' })),
       field('Your team', teamSel),
     ),
-    h('fieldset', h('legend', 'Rules'),
+    kindBox,
+    goOnly(h('fieldset', h('legend', 'Rules'),
       field('Rules preset', select('preset', PRESETS, '')),
       field('Komi', h('input#komi', { type: 'text', name: 'komi', placeholder: 'preset default', inputmode: 'decimal' }),
         'One value (White) for 2 colours, or one per colour separated by commas'),
@@ -54,7 +86,7 @@ export async function createPage(main) {
       field('Remove stones of inactive teams', select('remove-inactive', [['', 'preset default'], ['true', 'yes'], ['false', 'no']])),
       field('Move limit (rounds)', number('move-limit', '', { min: '1', max: '10000', placeholder: 'none' })),
       field('Handicap', number('handicap', 0, { min: '0', max: '9' }), 'Two colours only'),
-    ),
+    )),
     h('fieldset', h('legend', 'Time'),
       field('Time per move', timeInput('seconds-per-move', 86400, 86400)),
       field('Clock', clockSel),
@@ -73,10 +105,21 @@ export async function createPage(main) {
   const $ = (id) => form.querySelector(`#${id}`);
 
   function renderTeamChoices() {
-    const n = Number(teamsSel.value);
+    const entry = kindOf(kindSel.value);
+    const n = entry ? 2 : Number(teamsSel.value);
     const keep = teamSel.value;
-    clear(teamSel, h('option', { value: '' }, 'random'), Array.from({ length: n }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))));
+    const name = (i) => (entry ? `${entry.names[i]}${i === 0 ? ' (moves first)' : ''}` : String(i + 1));
+    clear(teamSel, h('option', { value: '' }, 'random'), Array.from({ length: n }, (_, i) => h('option', { value: String(i + 1) }, name(i))));
     teamSel.value = Number(keep) <= n ? keep : '';
+  }
+
+  /** Show the options of the chosen game only. */
+  function renderKind() {
+    const entry = kindOf(kindSel.value);
+    for (const el of form.querySelectorAll('.go-only')) el.hidden = Boolean(entry);
+    kindBox.hidden = !entry || !entry.fields.length;
+    clear(kindBox, h('legend', entry ? `${entry.title} rules` : 'Rules'), entry ? kindFields(entry, 'kind-') : null);
+    renderTeamChoices();
   }
 
   function renderClockFields() {
@@ -91,6 +134,8 @@ export async function createPage(main) {
   }
 
   teamsSel.addEventListener('change', renderTeamChoices);
+  kindSel.addEventListener('change', renderKind);
+  renderKind();
   clockSel.addEventListener('change', renderClockFields);
 
   const seconds = (id) => Number($(id).value) * Number($(`${id}-unit`).value);
@@ -133,6 +178,12 @@ export async function createPage(main) {
         body.period_time = seconds('period-time');
       }
     }
+    const entry = kindOf(kindSel.value);
+    if (entry) {
+      // Only the options every game shares, plus the game's own.
+      for (const key of ['size', 'preset', 'ko', 'capture_points', 'remove_inactive_stones', 'move_limit', 'handicap', 'komi']) delete body[key];
+      Object.assign(body, { kind: entry.key, teams: 2 }, kindValues(kindBox));
+    }
     const button = $('create-submit');
     button.disabled = true;
     try {
@@ -151,28 +202,52 @@ export async function createPage(main) {
 /** A practice game (POST /api/v1/practice): against the computer, or both colours at one screen. */
 function practiceForm() {
   const error = h('p.error', { role: 'alert' });
+  const kindSel = select('practice-kind', KIND_CHOICES, 'go');
+  const goSize = field('Board size', select('practice-size', [[7, '7×7'], [9, '9×9'], [13, '13×13'], [19, '19×19']], 9));
+  const colourSel = select('practice-colour', []);
+  const kindBox = h('div.kind-fields');
   const form = h('form.card.create#practice-form',
     h('h2', 'Practice'),
     h('fieldset', h('legend', 'Play the computer, or both colours at one screen'),
-      field('Board size', select('practice-size', [[7, '7×7'], [9, '9×9'], [13, '13×13'], [19, '19×19']], 9)),
+      field('Game', kindSel),
+      goSize,
+      kindBox,
       field('Opponent', select('practice-mode', [['computer', 'the computer'], ['local', 'nobody: I play both colours']])),
-      field('Your colour', select('practice-colour', [['black', 'black'], ['white', 'white'], ['random', 'random']])),
+      field('Your colour', colourSel),
       field('Computer level', select('practice-level', Array.from({ length: 10 }, (_, i) => [i + 1, String(i + 1)]), 1)),
     ),
     error,
     h('button.primary#practice-submit', { type: 'submit' }, 'Start practice game'),
   );
+  function renderKind() {
+    const entry = kindOf(kindSel.value);
+    goSize.hidden = Boolean(entry);
+    clear(kindBox, entry ? kindFields(entry, 'practice-kind-') : null);
+    // Go keeps its colour words; other games name their sides and the API takes first / second.
+    const colours = entry
+      ? [['first', `${entry.names[0]} (moves first)`], ['second', entry.names[1]], ['random', 'random']]
+      : [['black', 'black'], ['white', 'white'], ['random', 'random']];
+    clear(colourSel, colours.map(([v, text]) => h('option', { value: v }, text)));
+  }
+  kindSel.addEventListener('change', renderKind);
+  renderKind();
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     error.textContent = '';
     const value = (id) => form.querySelector(`#${id}`).value;
+    const entry = kindOf(kindSel.value);
+    const body = {
+      size: Number(value('practice-size')),
+      mode: value('practice-mode'),
+      colour: value('practice-colour'),
+      level: Number(value('practice-level')),
+    };
+    if (entry) {
+      delete body.size;
+      Object.assign(body, { kind: entry.key }, kindValues(kindBox));
+    }
     try {
-      const created = await post('/practice', {
-        size: Number(value('practice-size')),
-        mode: value('practice-mode'),
-        colour: value('practice-colour'),
-        level: Number(value('practice-level')),
-      });
+      const created = await post('/practice', body);
       navigate(`/games/${created.id}`);
     } catch (err) {
       error.textContent = err.message;

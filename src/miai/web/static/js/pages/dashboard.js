@@ -2,6 +2,7 @@
 import { get, post } from '../api.js';
 import { clear, confirmDialog, h, link, navigate, toast } from '../dom.js';
 import { countdown, optionsSummary, secondsUntil } from '../format.js';
+import { kindOf } from '../games/registry.js';
 import { swatch } from '../palette.js';
 import { session, settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
@@ -46,10 +47,10 @@ export async function dashboardPage(main) {
         h('div.row-head',
           link(`/games/${g.id}`, h('strong', `Game ${g.id}`)),
           g.your_turn ? h('span.tag.move', 'your turn') : h('span.tag', g.status === 'active' ? `team ${tm.team} to move` : STATUS[g.status] || g.status),
-          tm.team ? swatch(palette, tm.team, 14) : null,
+          tm.team ? swatch(kindOf(g.kind) ? kindOf(g.kind).palette(palette) : palette, tm.team, 14) : null,
           left !== null ? h('span.deadline', { dataset: { deadline: g.deadline } }, countdown(left)) : null,
         ),
-        h('p.muted.small', optionsSummary(g.options)),
+        h('p.muted.small', optionsSummary(g.options, g.kind)),
       );
     })));
   }
@@ -62,7 +63,7 @@ export async function dashboardPage(main) {
     const items = await Promise.all(list.map(async (c) => {
       const name = await challengerName(c);
       return h('li.card.challenge', { dataset: { game: String(c.id) } },
-        h('p', h('strong', name), ' challenges you: ', optionsSummary(c.options)),
+        h('p', h('strong', name), ' challenges you: ', optionsSummary(c.options, c.kind)),
         h('div.row',
           h('button.primary.small', { type: 'button', onclick: () => accept(c) }, 'Accept'),
           h('button.secondary.small', { type: 'button', onclick: () => decline(c) }, 'Decline'),

@@ -1,12 +1,16 @@
 // The game page: board, turn and clock, teams, chat, history stepping, result and territory, live updates.
+// Go has its own board and hover rules here; every other game's board comes from games/registry.js and hands
+// back whole moves as text (this.entry is that game's entry, null for Go).
 import { get, inviteQuery, post } from '../api.js';
 import { BoardView } from '../board.js';
 import { ChatPanel } from '../chat.js';
 import { clear, confirmDialog, h, icon, link, toast } from '../dom.js';
 import { moveText, optionsSummary, secondsUntil, vertex } from '../format.js';
 import {
-  deadlineText, playerName, resultSection, rulesList, teamClock, teamName, teamsList,
+  deadlineText, playerName, resultSection, rulesList, teamClock, teamName, teamNames, teamsList,
 } from '../gameparts.js';
+import { kindOf } from '../games/registry.js';
+import { MoveList } from '../movelist.js';
 import { LiveSocket, socketUrl } from '../live.js';
 import { swatch } from '../palette.js';
 import { REASONS, analyzePlay } from '../rules.js';
@@ -30,9 +34,10 @@ class GamePage {
     this.id = id;
     this.invite = invite || sessionStorage.getItem(`miai-invite-${id}`);
     this.snap = null;
-    this.history = []; // [{board, mover, last}] position before the first move, then after each move
+    this.history = []; // [{board, mover, last, position}] position before the first move, then after each move
     this.viewIndex = null; // null: follow the game; else a move number in the history
-    this.preview = null;
+    this.preview = null; // Go: a point; other games: a move's text
+    this.entry = null;
     this.hover = null;
     this.drawTeams = [];
     this.lastV = 0;
@@ -71,18 +76,15 @@ class GamePage {
     this.drawBox = h('div.draw');
     this.practiceBox = h('div.practice', { role: 'group', 'aria-label': 'Take back moves' });
     this.redo = null; // moves that can be redone in a practice game, when known
-    this.actions = h('div.actions', this.submitButton, this.passButton, this.resignButton);
+    this.extraActions = h('span.extra-actions'); // moves of the game's own, such as Hex's swap
+    this.actions = h('div.actions', this.submitButton, this.extraActions, this.passButton, this.resignButton);
     this.lobbyBox = h('div.lobby-box');
     this.teamsBox = h('section.card', { 'aria-labelledby': 'teams-title' });
     this.resultBox = h('section.card.result-card', { 'aria-labelledby': 'result-title', hidden: true });
     this.infoBox = h('section.card.info', { 'aria-labelledby': 'info-title' });
     const chatCard = h('div.card.chat-card');
-    this.board = new BoardView(this.boardHost, {
-      onActivate: (p, keyboard) => this.activate(p, keyboard),
-      onHover: (p) => this.hovered(p),
-      onCursor: (p) => this.cursorMoved(p),
-      onKey: (e) => this.boardKey(e),
-    });
+    this.board = null; // made once the snapshot says which game this is
+    this.moveList = new MoveList((i) => this.showMove(i));
     this.chat = new ChatPanel(chatCard, (channel, text) => post(`/games/${this.id}/chat`, { channel, text }));
     clear(
       this.main,
@@ -102,6 +104,7 @@ class GamePage {
           h('section.card', { 'aria-labelledby': 'status-title' }, h('h2#status-title', 'Status'), this.statusBox, this.lobbyBox),
           this.resultBox,
           this.teamsBox,
+          this.moveList.card,
           chatCard,
           this.infoBox,
         ),
@@ -159,6 +162,7 @@ class GamePage {
     }
     const started = snap.status === 'active' || snap.status === 'finished';
     this.snap = snap;
+    this.makeBoard();
     this.lastV = Math.max(this.lastV, snap.version);
     if (!started) this.history = [];
     else if (this.history.length !== snap.moves.length + 1) await this.loadHistory();
@@ -192,9 +196,9 @@ class GamePage {
         if (e.t === 'started') {
           const pos = e.d.position;
           const first = pos.to_move ? pos.to_move.team : 1;
-          history = [{ board: pos.board, mover: ((first + teams - 2) % teams) + 1, last: null }];
+          history = [historyEntry(pos, ((first + teams - 2) % teams) + 1)];
         } else if (e.t === 'move' && history.length) {
-          history.push({ board: e.d.position.board, mover: e.d.team, last: e.d.position.last });
+          history.push(historyEntry(e.d.position, e.d.team));
         } else if (e.t === 'reset') {
           history = cutBack(history, e.d);
         } else if (e.t === 'draw') {
@@ -274,7 +278,7 @@ class GamePage {
     if (!snap.moves) return this.refresh();
     snap.moves.push({ ply: d.ply, team: d.team, seat: d.seat, move: d.move, user_id: d.user_id });
     if (this.history.length === snap.moves.length) {
-      this.history.push({ board: d.position.board, mover: d.team, last: d.position.last });
+      this.history.push(historyEntry(d.position, d.team));
     } else {
       this.history = []; // out of step (a missed event): the refresh below rebuilds it from the events
       this.refresh();
@@ -292,9 +296,9 @@ class GamePage {
       const p = snap.players.find((x) => x.team === d.team && x.seat === d.seat);
       if (p) p.state = d.move === 'timeout' ? 'timed_out' : 'resigned';
     }
-    if (this.preview !== null && (d.position.board[this.preview] || !this.myTurn())) this.preview = null;
+    if (this.preview !== null && (this.entry || d.position.board[this.preview] || !this.myTurn())) this.preview = null;
     const who = playerName(snap, d.team, d.seat);
-    this.srLive.textContent = `${teamName(this.palette, d.team)}, ${who}: ${moveText(d.move)}.${this.myTurn() ? ' Your turn.' : ''}`;
+    this.srLive.textContent = `${this.teamLabel(d.team)}, ${who}: ${moveText(d.move)}.${this.myTurn() ? ' Your turn.' : ''}`;
     this.render();
   }
 
@@ -340,10 +344,60 @@ class GamePage {
   shownPosition() {
     const snap = this.snap;
     const n = snap.options.size;
-    if (!snap.position) return { board: new Array(n * n).fill(0), last: null };
-    if (this.live() || !this.history.length) return { board: snap.position.board, last: snap.position.last };
+    if (!snap.position) {
+      const empty = new Array(n * n).fill(0);
+      return { board: empty, last: null, position: { kind: snap.kind, size: n, cells: empty, to_move: null, last: null, plies: 0, over: false } };
+    }
+    if (this.live() || !this.history.length) return { board: snap.position.board, last: snap.position.last, position: snap.position };
     const entry = this.history[this.viewIndex];
-    return { board: entry.board, last: entry.last };
+    return { board: entry.board, last: entry.last, position: entry.position };
+  }
+
+  teamLabel(t) {
+    return teamName(this.palette, t, teamNames(this.snap));
+  }
+
+  /** The board of this game's kind, made on the first snapshot (Go's BoardView, or the kind's CellBoard). */
+  makeBoard() {
+    const entry = kindOf(this.snap.kind);
+    if (this.board && entry === this.entry) return;
+    if (this.board) this.board.svg.remove();
+    this.entry = entry;
+    this.preview = null;
+    if (!entry) {
+      this.board = new BoardView(this.boardHost, {
+        onActivate: (p, keyboard) => this.activate(p, keyboard),
+        onHover: (p) => this.hovered(p),
+        onCursor: (p) => this.cursorMoved(p),
+        onKey: (e) => this.boardKey(e),
+      });
+      return;
+    }
+    this.board = new entry.Board(this.boardHost, {
+      onMove: (text, keyboard) => this.chosen(text, keyboard),
+      onCancel: () => this.setPreview(null),
+      onHint: (text, bad) => {
+        this.hint.textContent = text;
+        this.hint.classList.toggle('bad', Boolean(bad));
+        this.srLive.textContent = text;
+      },
+      onKey: (e) => this.boardKey(e),
+    });
+  }
+
+  /** A whole move chosen on another game's board: play it at once, or preview it until Submit. */
+  chosen(text, keyboard) {
+    if (!this.myTurn()) return;
+    if ((keyboard && this.preview === text) || settings().one_click) {
+      this.play(text);
+      return;
+    }
+    this.setPreview(text);
+  }
+
+  previewText() {
+    if (this.preview === null) return '';
+    return this.entry ? this.entry.moveText(this.preview) : vertex(this.preview, this.snap.options.size);
   }
 
   /** Whether a point is legal for the team to move, and why not (client-side; the server decides). */
@@ -420,10 +474,12 @@ class GamePage {
   setPreview(p) {
     this.preview = p;
     const team = this.snap && this.snap.to_move ? this.snap.to_move.team : 1;
-    this.board.mark({ preview: p === null ? null : { p, team } });
+    if (this.entry) this.renderBoard();
+    else this.board.mark({ preview: p === null ? null : { p, team } });
     this.renderActions();
     if (p !== null) {
-      const text = `Preview ${vertex(p, this.snap.options.size)}: press Submit Move${this.board.cursor === p ? ' or Enter again' : ''} to play it.`;
+      const again = this.entry || this.board.cursor === p ? ' or Enter again' : '';
+      const text = `Preview ${this.previewText()}: press Submit Move${again} to play it.`;
       this.hint.textContent = text;
       this.hint.classList.remove('bad');
       this.srLive.textContent = text;
@@ -432,7 +488,7 @@ class GamePage {
 
   submitPreview() {
     if (this.preview === null) return;
-    this.play(vertex(this.preview, this.snap.options.size));
+    this.play(this.entry ? this.preview : vertex(this.preview, this.snap.options.size));
   }
 
   async play(move) {
@@ -442,7 +498,8 @@ class GamePage {
     try {
       await post(`/games/${this.id}/moves`, { move });
       this.preview = null;
-      this.board.mark({ preview: null });
+      if (this.entry) this.renderBoard();
+      else this.board.mark({ preview: null });
       this.hint.textContent = '\u00a0';
       if (!this.socket || !this.socket.connected) await this.refresh();
     } catch (err) {
@@ -492,6 +549,22 @@ class GamePage {
     }
   }
 
+  /** Show the board after move `i` (from the move list). */
+  showMove(i) {
+    if (!this.history.length || i >= this.history.length) return;
+    this.viewIndex = i === this.history.length - 1 ? null : i;
+    if (!this.live()) this.setPreview(null);
+    this.renderBoard();
+    this.renderActions();
+  }
+
+  renderMoves() {
+    const snap = this.snap;
+    const started = snap.status === 'active' || snap.status === 'finished';
+    const shown = this.history.length ? this.shownIndex() : (snap.moves || []).length;
+    this.moveList.render(started ? snap.moves || [] : null, (t) => this.teamLabel(t), moveText, this.history.length > 1, shown);
+  }
+
   step(where) {
     if (!this.snap || !this.history.length) return;
     const lastIndex = this.history.length - 1;
@@ -524,6 +597,21 @@ class GamePage {
     const s = settings();
     const snap = this.snap;
     const position = this.shownPosition();
+    if (this.entry) {
+      const names = teamNames(snap) || [];
+      const shown = this.shownIndex();
+      const before = this.history.length && shown > 0 ? this.history[shown - 1] : null;
+      return {
+        position: position.position,
+        names,
+        palette: this.palette,
+        coords: s.coordinates !== false,
+        canPlay: this.myTurn(),
+        preview: this.live() ? this.preview : null,
+        previous: before ? before.board : null,
+        label: `${this.entry.boardLabel(position.position, names)} PageUp and PageDown step through the moves.`,
+      };
+    }
     const finished = snap.status === 'finished' && snap.result;
     const showTerritory = finished && this.live() && this.showTerritory;
     return {
@@ -546,9 +634,9 @@ class GamePage {
 
   render() {
     const snap = this.snap;
-    this.palette = settings().palette;
-    this.title.textContent = `Game ${snap.id}`;
-    this.summary.textContent = optionsSummary(snap.options);
+    this.palette = this.entry ? this.entry.palette(settings().palette) : settings().palette;
+    this.title.textContent = this.entry ? `${this.entry.title} game ${snap.id}` : `Game ${snap.id}`;
+    this.summary.textContent = optionsSummary(snap.options, snap.kind);
     document.title = `Game ${snap.id} · Miai`;
     this.renderBoard();
     this.renderStatus();
@@ -556,6 +644,7 @@ class GamePage {
     this.renderTeams();
     this.renderResult();
     this.renderInfo();
+    this.renderMoves();
     this.chat.setContext({
       me: snap.you,
       players: snap.players,
@@ -569,11 +658,12 @@ class GamePage {
   renderBoard() {
     const view = this.boardView();
     this.board.render(view);
-    this.board.mark({ preview: this.preview !== null && this.live() ? { p: this.preview, team: this.snap.to_move.team } : null, hover: null });
+    if (!this.entry) this.board.mark({ preview: this.preview !== null && this.live() ? { p: this.preview, team: this.snap.to_move.team } : null, hover: null });
     const total = this.snap.moves ? this.snap.moves.length : 0;
     const shown = this.history.length ? this.shownIndex() : total;
     const move = shown > 0 && this.snap.moves ? this.snap.moves[shown - 1] : null;
-    const what = move ? ` · ${teamName(this.palette, move.team)}: ${moveText(move.move)}` : '';
+    const what = move ? ` · ${this.teamLabel(move.team)}: ${moveText(move.move)}` : '';
+    this.moveList.setCurrent(shown);
     this.counter.textContent = `Move ${shown} of ${total}${what}`;
     const canStep = this.history.length > 1;
     this.stepButtons.first.disabled = !canStep || shown === 0;
@@ -603,8 +693,8 @@ class GamePage {
       parts.push(
         h('p.turn', { id: 'turn', class: `turn${mine ? ' mine' : ''}` },
           swatch(this.palette, tm.team, 20),
-          mine ? h('strong', 'Your turn') : h('span', `${teamName(this.palette, tm.team)} to move: `, h('strong', name)),
-          mine ? ` (${teamName(this.palette, tm.team)})` : null,
+          mine ? h('strong', 'Your turn') : h('span', `${this.teamLabel(tm.team)} to move: `, h('strong', name)),
+          mine ? ` (${this.teamLabel(tm.team)})` : null,
         ),
         snap.deadline ? h('p.clock', 'Time left to move: ', h('strong.deadline', { id: 'clock' }, deadlineText(snap))) : null,
       );
@@ -684,8 +774,14 @@ class GamePage {
     const mine = this.myTurn();
     this.submitButton.hidden = settings().one_click && this.preview === null;
     this.submitButton.disabled = !mine || this.preview === null || this.busy;
-    this.submitButton.textContent = this.preview !== null ? `Submit Move ${vertex(this.preview, snap.options.size)}` : 'Submit Move';
+    this.submitButton.textContent = this.preview !== null ? `Submit Move ${this.previewText()}` : 'Submit Move';
+    this.passButton.hidden = Boolean(this.entry); // Amazons, Hex and Tanbo have no pass
     this.passButton.disabled = !mine || this.busy;
+    const extra = this.entry && mine && snap.position ? this.entry.actions(snap.position) : [];
+    clear(this.extraActions, extra.map((a) => h(`button.secondary#${a.id}`, {
+      type: 'button', disabled: this.busy,
+      onclick: async () => { if (!a.confirm || (await confirmDialog(...a.confirm))) await this.play(a.move); },
+    }, a.label)));
     this.resignButton.disabled = !mine || this.busy;
     this.resignButton.title = mine ? '' : 'You may resign on your own turn';
     const parts = [];
@@ -755,6 +851,10 @@ class GamePage {
       type: 'checkbox', checked: this.showTerritory,
       onchange: (e) => { this.showTerritory = e.target.checked; this.renderBoard(); },
     }), ' Show territory on the board');
+    if (this.entry) {
+      clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, this.palette));
+      return;
+    }
     const me = snap.you;
     const player = me && snap.players.some((p) => p.user_id === me.user_id);
     // Only dead stones can be judged wrongly: games scored under `auto` dead stones after passes or the limit.
@@ -807,6 +907,12 @@ class GamePage {
 function cutBack(history, reset) {
   const kept = history.slice(0, reset.moves.length + 1);
   const last = kept[kept.length - 1];
-  if (kept.length !== reset.moves.length + 1 || !last || last.board.join() !== reset.position.board.join()) return [];
+  const board = reset.position.board || reset.position.cells;
+  if (kept.length !== reset.moves.length + 1 || !last || last.board.join() !== board.join()) return [];
   return kept;
+}
+
+/** One step of the history: the board (Go's `board`, other games' `cells`), who moved, the whole position. */
+function historyEntry(position, mover) {
+  return { board: position.board || position.cells, mover, last: position.last, position };
 }

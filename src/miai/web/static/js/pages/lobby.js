@@ -2,6 +2,7 @@
 import { get, post } from '../api.js';
 import { clear, h, link, navigate, toast } from '../dom.js';
 import { optionsSummary } from '../format.js';
+import { kindOf } from '../games/registry.js';
 import { swatch } from '../palette.js';
 import { session, settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
@@ -47,17 +48,19 @@ export async function lobbyPage(main) {
       h('ul.game-list', games.map((g) => {
         const o = g.options;
         const joined = mine.has(g.id);
+        const entry = kindOf(g.kind);
         const teams = g.teams.map((taken, i) => {
           const t = i + 1;
           const full = taken >= o.players_per_team;
-          return h('li', swatch(palette, t, 14), ` Team ${t}: ${taken}/${o.players_per_team} `,
+          const name = entry ? entry.names[i] : `Team ${t}`;
+          return h('li', swatch(entry ? entry.palette(palette) : palette, t, 14), ` ${name}: ${taken}/${o.players_per_team} `,
             session.user && !full && !joined
               ? h('button.secondary.small', { type: 'button', dataset: { game: String(g.id), team: String(t) }, onclick: () => join(g.id, t) }, `Join team ${t}`)
               : null);
         });
         return h('li.card.game-row', { dataset: { game: String(g.id) } },
           h('div.row-head', link(`/games/${g.id}`, h('strong', `Game ${g.id}`)), h('span.seats', `${g.free} free seat${g.free === 1 ? '' : 's'} of ${g.seats}`)),
-          h('p.muted.small', optionsSummary(o)),
+          h('p.muted.small', optionsSummary(o, g.kind)),
           h('ul.team-seats', teams),
           joined ? h('p.small', h('span.tag.move', 'you are in this game'), ' ', link(`/games/${g.id}`, 'Open')) : null,
           session.user && !joined ? h('button.primary.small', { type: 'button', onclick: () => join(g.id, null) }, 'Join any team') : null,

@@ -1,0 +1,319 @@
+"""What the server needs to know about a game's kind, bound to one game's options: a `Table`.
+
+The command stream (service.py), snapshots, computer players and the SGF download talk to a game only
+through its table. Go has one of its own (`GoTable`: passes, captures, scores, dead stones, agreed draws);
+every other kind in `miai.core.registry.KINDS` is served by `KindTable` from its registration alone (its
+`Board`, `player_names` and `offers`, and the `RecordedState` interface of its states), so a new kind needs
+no server code.
+
+Teams are numbered from 1 here (core players from 0). Inside a team the seats take the team's turns in join
+order; Go's core tracks that itself, for the other kinds it follows from how many moves the team has made.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from miai.core.go import TIMEOUT, GoState, Resign, Timeout
+from miai.core.go.vertex import format_move, parse_move
+from miai.core.registry import Board, GameKind, RecordedState
+from miai.server.play.errors import BadInput
+from miai.server.play.judging import judge
+from miai.server.play.options import GoOptions, KindOptions, load_options
+from miai.server.play.views import AGREED_DRAW, AUTO_PASS, final_result, move_text, position_view
+
+# Go's colours as the UI's classic palette names them; more teams than names are "Team N".
+GO_TEAM_NAMES = ("Black", "White", "Red", "Blue", "Green", "Yellow", "Purple", "Orange")
+LEVELS = range(1, 11)  # Miai's own levels; external engines play Go only
+
+
+@dataclass(frozen=True)
+class Step:
+    """One stored event between two states: the state after it, who made it and its record text."""
+
+    state: Any
+    team: int  # from 1; 0 for an agreed draw
+    seat: int
+    text: str
+    left: str | None = None  # "resign" or "timeout" when the mover left the game
+    clocked: bool = True  # whether the mover's clock is charged (not for automatic passes or leaving)
+
+
+class Table(ABC):
+    """One game's kind and options: how to start, replay, read, show and end it."""
+
+    key: str
+    title: str
+    options: GoOptions | KindOptions
+    draws = False  # agreed draws (Go with more than two colours)
+    scored = False  # scored with dead stones: the score review and the territory estimate
+
+    @abstractmethod
+    def new_state(self) -> Any:
+        """The start position (OptionsError when the options cannot start a game)."""
+
+    @abstractmethod
+    def team_names(self) -> list[str]: ...
+
+    @abstractmethod
+    def replay(self, state: Any, text: str) -> Any:
+        """The state after a stored record text (`move` of a `GameMove`)."""
+
+    @abstractmethod
+    def parse(self, state: Any, text: str) -> Any:
+        """A move a player sent; ValueError with a clear message when it is not one."""
+
+    @abstractmethod
+    def format(self, state: Any, move: Any) -> str: ...
+
+    @abstractmethod
+    def turn(self, state: Any) -> tuple[int, int] | None:
+        """(team, seat) on move, None once the game is over."""
+
+    @abstractmethod
+    def steps(self, before: Any, after: Any) -> list[Step]:
+        """The events that lead from `before` to `after` (a state reached from it by playing)."""
+
+    @abstractmethod
+    def position(self, state: Any) -> dict[str, Any]:
+        """What a client draws, as JSON."""
+
+    @abstractmethod
+    async def result(self, state: Any) -> dict[str, Any] | None:
+        """The result of a finished game as JSON."""
+
+    @abstractmethod
+    def rules(self) -> dict[str, Any]:
+        """The effective rules for the snapshot."""
+
+    @abstractmethod
+    def sgf(self, state: Any, info: dict[str, str], players: Mapping[int, str]) -> bytes:
+        """The record; `players` maps team -> the name of its first player."""
+
+    def level(self, level: int | str) -> int | str:
+        """A computer level this kind can be played at (BadInput otherwise)."""
+        return level
+
+
+def table_of(kind_key: str, data: Mapping[str, Any]) -> Table:
+    """The table of a stored game (`Game.kind`, `Game.options`)."""
+    return table_for(load_options(kind_key, data))
+
+
+def table_for(options: GoOptions | KindOptions) -> Table:
+    return GoTable(options) if isinstance(options, GoOptions) else KindTable(options)
+
+
+# ----------------------------------------------------------------------------- Go
+
+
+class GoTable(Table):
+    key = "go"
+    title = "Go"
+    draws = True
+    scored = True
+
+    def __init__(self, options: GoOptions) -> None:
+        self.options = options
+        self.go = options
+
+    def new_state(self) -> GoState:
+        return self.go.new_state()
+
+    def team_names(self) -> list[str]:
+        return [GO_TEAM_NAMES[t] if t < len(GO_TEAM_NAMES) else f"Team {t + 1}" for t in range(self.go.teams)]
+
+    def replay(self, state: GoState, text: str) -> GoState:
+        if text == AUTO_PASS:
+            return state  # play() regenerates automatic passes itself
+        if text == AGREED_DRAW:
+            return state.agreed_draw()
+        return state.play(TIMEOUT if text == "timeout" else parse_move(text, state.size))
+
+    def parse(self, state: GoState, text: str) -> Any:
+        return parse_move(text, state.size)
+
+    def format(self, state: GoState, move: Any) -> str:
+        return format_move(move, state.size)
+
+    def turn(self, state: GoState) -> tuple[int, int] | None:
+        return None if state.is_over else (state.to_move + 1, state.to_move_seat)
+
+    def steps(self, before: GoState, after: GoState) -> list[Step]:
+        new_states = []
+        for s in after.lineage():
+            if s is before:
+                break
+            new_states.append(s)
+        out = []
+        for s in reversed(new_states):
+            if s.last_move is None:  # an agreed draw ends the game without a move (team 0 in storage)
+                out.append(Step(s, 0, 0, AGREED_DRAW, clocked=False))
+                continue
+            team, seat = s.last_colour + 1, s.last_seat
+            if isinstance(s.last_move, Resign | Timeout):
+                text = "timeout" if isinstance(s.last_move, Timeout) else "resign"
+                out.append(Step(s, team, seat, text, left=text, clocked=False))
+            else:
+                text = move_text(s, s.last_move, s.auto_pass)
+                out.append(Step(s, team, seat, text, clocked=not s.auto_pass))
+        return out
+
+    def position(self, state: GoState) -> dict[str, Any]:
+        return position_view(state)
+
+    async def result(self, state: GoState) -> dict[str, Any] | None:
+        dead, neutral, judged = await judge(state)
+        return final_result(state, dead, neutral, judged)
+
+    def rules(self) -> dict[str, Any]:
+        options = self.go
+        rules = options.rules()
+        return {
+            "preset": options.preset_key,
+            "ko": rules.ko.value,
+            "scoring": rules.scoring.value,
+            "suicide": rules.suicide.value,
+            "dead_stones": rules.dead_stones.value,
+            "komi": [rules.komi_of(c) for c in range(options.teams)],
+            "capture_points": rules.capture_points,
+            "remove_inactive_stones": rules.remove_inactive_stones,
+            "move_limit_rounds": rules.move_limit_rounds,
+            "handicap": options.handicap,
+        }
+
+    def sgf(self, state: GoState, info: dict[str, str], players: Mapping[int, str]) -> bytes:
+        from miai.formats.sgf.go import dump_go
+
+        for team, prop in ((1, "PB"), (2, "PW")):
+            if team in players:
+                info[prop] = players[team]
+        return dump_go(state, info=info, rules_key=self.go.preset_key)
+
+
+# ----------------------------------------------------------------------------- every other kind
+
+
+class KindTable(Table):
+    """Any registered kind with a `Board` view, through the `RecordedState` interface of its states."""
+
+    def __init__(self, options: KindOptions) -> None:
+        self.options = self.own = options
+        self.kind: GameKind = options.game_kind
+        self.key = self.kind.key
+        self.title = self.kind.title
+
+    def new_state(self) -> RecordedState[Any]:
+        state: RecordedState[Any] = self.own.new_state()
+        return state
+
+    def team_names(self) -> list[str]:
+        return list(self.kind.player_names)
+
+    def replay(self, state: RecordedState[Any], text: str) -> RecordedState[Any]:
+        move = TIMEOUT if text == "timeout" else self.kind.parse_move(state, text)
+        after: RecordedState[Any] = state.play(move)  # type: ignore[assignment]
+        return after
+
+    def parse(self, state: RecordedState[Any], text: str) -> Any:
+        return self.kind.parse_move(state, text)
+
+    def format(self, state: RecordedState[Any], move: Any) -> str:
+        return self.kind.format_move(state, move)
+
+    def _moves_by(self, state: RecordedState[Any], player: int) -> int:
+        """How many moves `player` has made (only needed to rotate seats inside a team)."""
+        if self.options.players_per_team == 1:
+            return 0
+        return sum(1 for p, _ in state.moves() if p == player)
+
+    def turn(self, state: RecordedState[Any]) -> tuple[int, int] | None:
+        if state.is_over:
+            return None
+        player = state.to_move
+        return player + 1, self._moves_by(state, player) % self.options.players_per_team
+
+    def steps(self, before: RecordedState[Any], after: RecordedState[Any]) -> list[Step]:
+        chain = []
+        state: RecordedState[Any] | None = after
+        while state is not None and state is not before:
+            chain.append(state)
+            state = state.parent
+        if state is None:
+            raise ValueError("the new state does not follow from the stored one")
+        per_team = self.options.players_per_team
+        made = [self._moves_by(before, p) for p in range(before.players)]
+        out = []
+        for s in reversed(chain):
+            player, move, parent = s.last_player, s.last_move, s.parent
+            assert parent is not None
+            seat = made[player] % per_team
+            made[player] += 1
+            if isinstance(move, Resign | Timeout):
+                text = "timeout" if isinstance(move, Timeout) else "resign"
+                out.append(Step(s, player + 1, seat, text, left=text, clocked=False))
+            else:
+                out.append(Step(s, player + 1, seat, self.kind.format_move(parent, move)))
+        return out
+
+    def position(self, state: RecordedState[Any]) -> dict[str, Any]:
+        assert self.kind.board is not None
+        board: Board = self.kind.board(state)
+        turn = self.turn(state)
+        last = None
+        move, parent = state.last_move, state.parent
+        if move is not None and parent is not None:
+            player = state.last_player
+            text = (
+                type(move).__name__.lower()
+                if isinstance(move, Resign | Timeout)
+                else self.kind.format_move(parent, move)
+            )
+            last = {
+                "team": player + 1,
+                "seat": (self._moves_by(state, player) - 1) % self.options.players_per_team,
+                "move": text,
+                "points": list(board.changed),
+                "removed": list(board.removed),
+            }
+        return {
+            "kind": self.key,
+            "size": board.size,
+            "cells": list(board.cells),
+            "to_move": None if turn is None else {"team": turn[0], "seat": turn[1]},
+            "legal": [self.kind.format_move(state, m) for m in state.legal_moves()],
+            "last": last,
+            "plies": state.plies,
+            "over": state.is_over,
+        }
+
+    async def result(self, state: RecordedState[Any]) -> dict[str, Any] | None:
+        if not state.is_over or state.reason is None:
+            return None
+        winner = state.winner
+        teams = list(range(1, state.players + 1))
+        ranking = [teams] if winner is None else [[winner + 1], [t for t in teams if t != winner + 1]]
+        draw = winner is None
+        return {"reason": str(state.reason), "winners": ranking[0], "ranking": ranking, "draw": draw}
+
+    def rules(self) -> dict[str, Any]:
+        return dict(self.own.game)
+
+    def sgf(self, state: RecordedState[Any], info: dict[str, str], players: Mapping[int, str]) -> bytes:
+        from miai.formats.sgf.games import PLAYER_LETTERS, dump_game
+
+        letters = PLAYER_LETTERS.get(self.key, ())
+        for team, name in players.items():
+            if 1 <= team <= len(letters):
+                info[f"P{letters[team - 1]}"] = name
+        return dump_game(self.key, state, info)  # type: ignore[arg-type]
+
+    def level(self, level: int | str) -> int | str:
+        if isinstance(level, str) and level.strip().isdigit():
+            level = int(level.strip())
+        if isinstance(level, int) and level in LEVELS:
+            return level
+        raise BadInput(f"{self.title} is played by Miai's own levels 1..10 (external engines play Go only)")

@@ -1,0 +1,117 @@
+"""Hex in the browser: a 5×5 game between two people with the swap rule, and a 5×5 game against the computer.
+
+Moves are entered by clicking cells (one player previews and submits, the other plays with one click); the
+pages show the team names, the move list in Hex notation, a Swap button only when swapping is legal, no pass
+button, and the winner the rules core agrees with.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+
+from miai.core import hex
+from tests.web.games_ui import (
+    create_game,
+    enter,
+    headline,
+    join_and_start,
+    practice,
+    sign_up,
+    snapshot,
+    wait_my_turn,
+)
+from tests.web.ui import board_shot, counter, expect_point, open_browser, point
+
+# Black (alice) plays b3, White (bob) swaps it to c2, then Black builds column d while White plays column a.
+SCRIPT = ["b3", "swap", "d1", "a1", "d2", "a3", "d3", "a4", "d4", "a5", "d5"]
+
+
+def test_hex_two_players_with_swap(browser: Browser, server: str, artifacts: Path) -> None:
+    alice = open_browser(browser, server, "alicehex")
+    bob = open_browser(browser, server, "bobhex")
+    sign_up(alice)
+    sign_up(bob, one_click=True)
+    gid = create_game(alice.page, "hex", 1, size="5", opening="swap")
+    expect(alice.page.locator(".summary")).to_contain_text("Hex · 5×5 · swap rule")
+    join_and_start(alice, bob, gid, 2)
+    expect(alice.page.locator("#turn")).to_contain_text("Your turn (Black)")
+    expect(bob.page.locator("#turn")).to_contain_text("Black to move: alicehex")
+    expect(alice.page.locator("#pass")).to_be_hidden()
+    expect(alice.page.locator("#swap")).to_have_count(0)
+    expect(alice.page.locator(".board")).to_have_attribute("aria-roledescription", "Hex board")
+
+    enter(alice.page, ["b3"], 1)
+    expect_point(bob.page, "b3", "Black stone, last move")
+    expect(bob.page.locator("#swap")).to_be_visible()
+    bob.page.click("#swap")
+    expect(bob.page.locator("#confirm-title")).to_have_text("Swap?")
+    bob.page.click("#confirm-ok")
+    expect(counter(alice.page)).to_contain_text("Move 2 of 2 · White: swap")
+    expect_point(alice.page, "c2", "White stone, last move")  # b3 mirrored across the long diagonal
+    expect_point(alice.page, "b3", "empty")
+    expect(alice.page.locator("#turn")).to_contain_text("Your turn (Black)")  # Black moves again
+
+    for ply, move in enumerate(SCRIPT[2:], start=3):
+        mover, one_click = (alice, False) if ply % 2 == 1 else (bob, True)
+        wait_my_turn(mover.page)
+        expect(mover.page.locator("#swap")).to_have_count(0)
+        enter(mover.page, [move], ply, one_click)
+
+    for user in (alice, bob):
+        expect(headline(user.page)).to_have_text("Black wins: Black joined their two edges.")
+        expect(user.page.locator("#move-list li")).to_have_count(len(SCRIPT))
+        expect(user.page.locator("#move-list li").nth(1)).to_have_text("White swap")
+    expect(alice.page.locator("#move-list li").last).to_have_text("Black d5")
+    expect(alice.page.locator(".actions")).to_be_hidden()
+    board_shot(alice.page, artifacts / "hex-5x5-finished.png")
+
+    # History: the first move and the swap, from the move list and the step buttons.
+    alice.page.locator("#move-list li").nth(0).locator("button").click()
+    expect_point(alice.page, "b3", "Black stone, last move")
+    expect_point(alice.page, "d5", "empty")
+    alice.page.click('button[aria-label="Next move"]')
+    expect_point(alice.page, "c2", "White stone, last move")
+    alice.page.click('button[aria-label="Last move"]')
+    expect_point(alice.page, "d5", "Black stone, last move")
+
+    final = snapshot(alice, gid)
+    assert final["result"]["winners"] == [1] and final["result"]["reason"] == "connection"
+    for user in (alice, bob):
+        user.check_no_errors()
+        user.context.close()
+
+
+def test_hex_against_the_computer(browser: Browser, server: str, artifacts: Path) -> None:
+    """The human (Black, first) plays the first legal cell of a fixed order down the middle until someone
+    connects; the page must name the winner the rules core finds when it replays the record."""
+    user = open_browser(browser, server, "solohex")
+    sign_up(user, one_click=True)
+    page = user.page
+    gid = practice(page, "hex", "first", level=1, size="5", opening="none")
+    order = [f"{c}{r}" for c in "cbdae" for r in range(1, 6)]
+    plies = 0
+    while True:
+        expect(page.locator("#turn.mine, #result-headline").first).to_be_visible(timeout=60_000)
+        if headline(page).is_visible():
+            break
+        legal = set(snapshot(user, gid)["position"]["legal"])
+        move = next(cell for cell in order if cell in legal)
+        point(page, move).click()
+        plies += 1
+        expect(point(page, move)).to_have_attribute("aria-label", re.compile(f"^{move}: Black stone"))
+        assert plies <= 13, "a 5×5 board has 25 cells"
+
+    record = snapshot(user, gid)
+    state = hex.new_game(5, hex.Opening.NONE)
+    for m in record["moves"]:
+        state = state.play(hex.parse_move(m["move"], 5))
+    assert state.is_over and state.reason == "connection"
+    winner = hex.PLAYER_NAMES[state.winner]
+    expect(headline(page)).to_have_text(f"{winner} wins: {winner} joined their two edges.")
+    expect(page.locator("#move-list li")).to_have_count(len(record["moves"]))
+    board_shot(page, artifacts / "hex-vs-computer.png")
+    user.check_no_errors()
+    user.context.close()

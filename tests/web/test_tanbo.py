@@ -1,0 +1,118 @@
+"""Tanbo in the browser: a whole game between two people that ends when White's last stone is removed, and a
+game against the computer (19×19 games are long: the human resigns after a few moves).
+
+Tanbo has no pass and no shortcut: a colour loses only when its last root is removed (SPEC §4.4), so the
+two-player game replays a 235-move record found by a beam search for a short elimination. Black clicks
+every move in the browser; White's moves go through the API from White's own browser session.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from playwright.sync_api import Browser, expect
+
+from miai.core import tanbo
+from tests.web.games_ui import (
+    create_game,
+    enter,
+    headline,
+    join_and_start,
+    practice,
+    sign_up,
+    snapshot,
+    wait_my_turn,
+)
+from tests.web.ui import api, board_shot, counter, expect_point, open_browser, point
+
+RECORD = [
+    "A8", "T18", "N18", "S19", "F13", "A2", "N17", "B1", "B7", "A14", "B19", "B13", "M18", "A12",
+    "T12", "T6", "G2", "S6", "A9", "T5", "H13", "A11", "A10", "F19", "B18", "G18", "B10", "H19",
+    "B11", "R19", "J13", "O1", "J12", "N2", "C10", "M1", "S1", "R18", "C9", "Q19", "C18", "P19",
+    "O19", "T17", "N8", "S17", "T14", "T16", "T15", "P18", "O17", "O18", "P17", "T4", "S12", "S4",
+    "B17", "T3", "T2", "A15", "B16", "A16", "B15", "A17", "T11", "A18", "N9", "A3", "B12", "B3",
+    "Q17", "A4", "T10", "C1", "C16", "C2", "P16", "D1", "R1", "A5", "A6", "T8", "T9", "P1",
+    "Q1", "E1", "F2", "F1", "C12", "E2", "C13", "B5", "Q2", "B6", "P2", "C5", "S14", "C4",
+    "P19", "D4", "K12", "E3", "F3", "S8", "S9", "E19", "O8", "E18", "D18", "D19", "L12", "C19",
+    "D17", "J19", "E17", "K19", "M12", "J18", "M13", "L19", "L18", "M19", "N12", "L1", "R17", "K1",
+    "K18", "L2", "N16", "J1", "H1", "J2", "M11", "H2", "G14", "J3", "D9", "K3", "G15", "J4",
+    "G12", "H4", "R9", "H5", "R8", "H6", "F17", "G5", "G17", "J6", "C14", "J7", "M7", "K7",
+    "L7", "J8", "H17", "H8", "J17", "J9", "M9", "K9", "L9", "K10", "L10", "K11", "J11", "L11",
+    "R7", "R6", "O2", "R5", "O3", "Q5", "N3", "Q4", "Q3", "P4", "O4", "P3", "Q19", "F5",
+    "F4", "F6", "R19", "E6", "C7", "F7", "R16", "G8", "N15", "N14", "M14", "O14", "O15", "G9",
+    "Q9", "F9", "E9", "G10", "G11", "H10", "F16", "H11", "Q10", "H12", "C6", "D6", "C5", "D7",
+    "D5", "D8", "E8", "C8", "D13", "B8", "J10", "B9", "F5", "P14", "P4", "P15", "B5", "Q15",
+    "R15", "Q16", "E10", "P13", "L17", "Q13", "A15", "Q12", "Q11", "R12", "R11",
+]  # fmt: skip
+
+
+def test_tanbo_two_players_until_white_is_eliminated(browser: Browser, server: str, artifacts: Path) -> None:
+    alice = open_browser(browser, server, "alicetanbo")
+    bob = open_browser(browser, server, "bobtanbo")
+    csrf_alice = sign_up(alice)
+    csrf_bob = sign_up(bob)
+    gid = create_game(alice.page, "tanbo", 1)
+    join_and_start(alice, bob, gid, 2)
+    page = alice.page
+    expect(page.locator("#turn")).to_contain_text("Your turn (Black)")
+    expect(page.locator("#pass")).to_be_hidden()
+    expect(page.locator(".board .legal-dot")).to_have_count(24)
+    expect_point(page, "A18", "empty, legal for Black")
+    point(page, "K10").click()
+    expect(page.locator("#hint")).to_contain_text(
+        "K10: illegal, a stone must touch exactly one stone of your colour"
+    )
+
+    # The first move with a preview and Submit Move; then one-click play (the page reads it on reload).
+    enter(page, [RECORD[0]], 1)
+    api(alice, csrf_alice, "PATCH", "/me/settings", {"one_click": True})
+    page.reload()
+    state = tanbo.new_game().play(tanbo.parse_move(RECORD[0]))
+    for ply, move in enumerate(RECORD[1:], start=2):
+        if ply % 2 == 0:
+            api(bob, csrf_bob, "POST", f"/games/{gid}/moves", {"move": move})
+        else:
+            enter(page, [move], ply, one_click=True)
+        state = state.play(tanbo.parse_move(move))
+        if ply == 53:  # Black's P17 removes a White root: the page shows the emptied points
+            gone = [tanbo.format_move(tanbo.Place(p)) for p in state.removed]
+            for name in gone:
+                expect_point(page, name, "empty, removed by the last move")
+            expect(page.locator('.board .removed[data-team="2"]')).to_have_count(len(gone))
+            board_shot(page, artifacts / "tanbo-removed-root.png")
+
+    assert state.is_over and state.winner == tanbo.BLACK
+    for user in (alice, bob):
+        expect(headline(user.page)).to_have_text("Black wins: White has no stones left.")
+        expect(counter(user.page)).to_contain_text(
+            f"Move {len(RECORD)} of {len(RECORD)} · Black: {RECORD[-1]}"
+        )
+    expect(page.locator(".board .stone[data-team='2']")).to_have_count(0)
+    expect(page.locator(".board .root-line[data-team='1']")).to_have_count(1)
+    final = snapshot(alice, gid)
+    assert final["result"]["winners"] == [1] and final["result"]["reason"] == "eliminated"
+    board_shot(page, artifacts / "tanbo-finished.png")
+    for user in (alice, bob):
+        user.check_no_errors()
+        user.context.close()
+
+
+def test_tanbo_against_the_computer_until_resignation(browser: Browser, server: str) -> None:
+    user = open_browser(browser, server, "solotanbo")
+    sign_up(user, one_click=True)
+    page = user.page
+    gid = practice(page, "tanbo", "first", level=1)
+    expect(page.locator("#practice-start")).to_be_visible()
+    for ply in (1, 3, 5):
+        wait_my_turn(page)
+        move = snapshot(user, gid)["position"]["legal"][0]
+        point(page, move).click()
+        expect(counter(page)).to_contain_text(f"Move {ply + 1} of {ply + 1} · White: ", timeout=60_000)
+        expect(page.locator("#move-list li")).to_have_count(ply + 1)
+    page.click("#resign")
+    page.click("#confirm-ok")
+    expect(headline(page)).to_have_text("White wins: Black resigned.")
+    final = snapshot(user, gid)
+    assert final["result"]["winners"] == [2] and final["result"]["reason"] == "resign"
+    user.check_no_errors()
+    user.context.close()
