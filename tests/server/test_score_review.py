@@ -55,6 +55,20 @@ def test_flag_and_correct_dead_stones(admin_client: TestClient) -> None:
     assert game["result"]["corrected_by"] == "root"
     assert root.get("/api/v1/admin/flags").json()["flags"] == []
 
+    # The review page's view of the game: every flag with its resolution, and the result it replaced.
+    assert alice.get(f"/api/v1/admin/games/{gid}").status_code == 403
+    assert root.get("/api/v1/admin/games/9999").status_code == 404
+    review = root.get(f"/api/v1/admin/games/{gid}").json()
+    assert review["result"]["dead"] == ["A1"]
+    assert review["position"]["board"][0] == 2
+    [flag] = review["flags"]
+    assert (flag["comment"], flag["by"], flag["resolved_by"]) == ("A1 is dead", "alice", "root")
+    assert flag["resolution"] == "A1 has no eyes"
+    assert flag["at"].endswith("+00:00") and flag["resolved_at"]
+    [earlier] = review["result_history"]
+    assert earlier["replaced_by"] == "root"
+    assert earlier["reason"] == "passes" and "corrected_by" not in earlier
+
 
 def test_all_alive_games_cannot_be_corrected(admin_client: TestClient) -> None:
     alice, bob, root = (register(admin_client, n) for n in ("alice", "bob", "root"))

@@ -13,7 +13,7 @@ from miai.server.play.options import GoOptions
 from miai.server.play.service import GameService
 from miai.server.play.views import position_view
 from miai.server.storage import repo
-from miai.server.storage.models import Game, GamePlayer
+from miai.server.storage.models import Game, GamePlayer, User
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -66,6 +66,7 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
                 "seat": p.seat,
                 "confirmed": p.confirmed,
                 "state": p.state,
+                "computer": _computer_level(users.get(p.user_id)),
             }
             for p in players
         ],
@@ -96,6 +97,12 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
         for c in await repo.chat_for(db, game.id, audiences)
     ]
     return data
+
+
+def _computer_level(user: User | None) -> int | str | None:
+    """The level of a computer player (a bot account), None for people."""
+    level = user.settings.get("bot_level") if user is not None else None
+    return level if isinstance(level, int | str) and level != "" else None
 
 
 def _rules_view(options: GoOptions) -> dict[str, Any]:
