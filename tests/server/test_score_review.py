@@ -83,3 +83,18 @@ def test_all_alive_games_cannot_be_corrected(admin_client: TestClient) -> None:
     response = root.post(f"/api/v1/admin/games/{gid}/dead-stones", {"dead": ["A1"]})
     assert response.status_code == 409
     assert "alive" in response.json()["message"]
+
+
+def test_logging_in_tells_the_page_who_is_an_administrator(admin_client: TestClient) -> None:
+    """The browser draws the Admin link from the user in the log-in answer, not only from GET /me."""
+    for name, admin in (("root", True), ("alice", False)):
+        made = admin_client.post("/api/v1/accounts", json={"username": name, "password": "correct horse"})
+        assert made.json()["user"]["is_admin"] is admin
+        admin_client.cookies.clear()
+        login = admin_client.post("/api/v1/session", json={"username": name.upper(), "password": "correct horse"})
+        assert login.status_code == 200, login.text
+        assert login.json()["user"]["is_admin"] is admin
+        csrf = {"X-CSRF-Token": login.json()["csrf_token"]}
+        saved = admin_client.patch("/api/v1/me/settings", json={"one_click": True}, headers=csrf)
+        assert saved.json()["user"]["is_admin"] is admin
+        admin_client.cookies.clear()

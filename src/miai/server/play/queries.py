@@ -51,6 +51,7 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
         "options": options.to_json(),
         "rules": _rules_view(options),
         "created_at": _iso(game.created_at),
+        "created_by": game.created_by,
         "deadline": _iso(game.deadline_at),
         "turn_started_at": _iso(game.turn_started_at),
         "clocks": game.clocks,
