@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from miai.core.go import PASS, GoState, Move, Place
 from miai.server.app import create_app
+from miai.server.storage import repo
 from tests.server.conftest import Player, make_settings, register
 
 
@@ -130,3 +131,23 @@ def test_computer_fills_a_seat_in_a_three_colour_game_and_never_times_out(client
     snap = alice.get(f"/api/v1/games/{gid}").json()
     assert [(m["team"], m["move"]) for m in snap["moves"]] == [(1, "A1"), (2, "J9"), (3, "E5")]
     assert snap["to_move"]["team"] == 1
+
+
+def test_a_read_racing_a_move_sees_the_game_as_it_read_it(client: TestClient) -> None:
+    """GET /games/{id} reads the game row, then the moves; a move stored in between must not make it fail."""
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 9, "mode": "local"})["id"]
+    games = client.app.state.games  # type: ignore[attr-defined]
+
+    async def race() -> tuple[int, int]:
+        async with games.sessions() as db:
+            stale = await repo.game_for_update(db, gid)  # the reader has the game row at 0 plies ...
+            async with games.sessions() as other:
+                user = await repo.user_by_name(other, "alice")
+            await games.move(user, gid, "E5")  # ... when a move is stored
+            games._cache.clear()
+            state = await games.current_state(db, stale)
+            return state.plies, stale.plies
+
+    assert client.portal.call(race) == (0, 0)  # type: ignore[attr-defined]
+    assert moves(alice, gid) == ["E5"]

@@ -165,6 +165,8 @@ class GameService:
         players = await repo.players_of(db, game.id)
         seats = _seat_map(players, options, game.created_by)
         for record in await repo.moves_of(db, game.id):
+            if record.ply > game.plies:
+                break  # stored after this game row was read (a read racing a move): not part of its version
             if record.move == AUTO_PASS:
                 continue  # play() regenerates automatic passes itself
             if record.move == AGREED_DRAW:

@@ -174,7 +174,7 @@ export class BoardView {
     const r = S * 0.48;
     let out = '';
     const dead = view.dead || new Set();
-    if (view.shade) out += this.shading(view, dead);
+    if (view.shade) out += this.shading(view);
     view.board.forEach((team, p) => {
       if (!team) return;
       const style = teamStyle(view.palette, team);
@@ -198,11 +198,11 @@ export class BoardView {
     return out;
   }
 
-  /** The "Area" estimate: each empty point and dead stone shaded in its likely owner's colour. */
-  shading(view, dead) {
+  /** The "Area" estimate: each point shaded in its likely owner's colour (under its stone, if any). */
+  shading(view) {
     let out = '';
     view.shade.forEach((s, p) => {
-      if (!s || (view.board[p] && !dead.has(p))) return;
+      if (!s) return;
       const { fill } = teamStyle(view.palette, s.team);
       const opacity = (0.25 + 0.5 * s.strength).toFixed(2);
       out += `<rect class="area-shade" data-team="${s.team}" x="${this.x(p) - S / 2}" y="${this.y(p) - S / 2}" width="${S}" height="${S}" fill="${fill}" fill-opacity="${opacity}"/>`;

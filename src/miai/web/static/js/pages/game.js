@@ -856,6 +856,7 @@ class GamePage {
       else text = 'Estimating the territory…';
     }
     if (this.areaScore.textContent !== text) this.areaScore.textContent = text;
+    this.areaBox.dataset.ply = this.areaShown() ? String(this.snap.position.plies) : ''; // for tests and styling
   }
 
   areaText(area) {
