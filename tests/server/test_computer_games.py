@@ -133,6 +133,20 @@ def test_computer_fills_a_seat_in_a_three_colour_game_and_never_times_out(client
     assert snap["to_move"]["team"] == 1
 
 
+def test_computers_on_move_one_after_another_all_play(client: TestClient) -> None:
+    """Two computer seats in a row: the second starts when the first one's move is stored."""
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/games", {"size": 9, "teams": 3, "team": 1})["id"]
+    alice.ok(f"/api/v1/games/{gid}/computer", {"team": 2, "level": 1})
+    alice.ok(f"/api/v1/games/{gid}/computer", {"team": 3, "level": 2})
+    alice.ok(f"/api/v1/games/{gid}/confirm")
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "A1"})
+    settle(client)
+    snap = alice.get(f"/api/v1/games/{gid}").json()
+    assert [(m["team"], m["move"]) for m in snap["moves"]] == [(1, "A1"), (2, "E5"), (3, "E4")]
+    assert snap["to_move"]["user_id"] == alice.user_id
+
+
 def test_a_read_racing_a_move_sees_the_game_as_it_read_it(client: TestClient) -> None:
     """GET /games/{id} reads the game row, then the moves; a move stored in between must not make it fail."""
     alice = register(client, "alice")
