@@ -121,7 +121,7 @@ def test_computer_fills_a_seat_in_a_three_colour_game_and_never_times_out(client
     snap = alice.get(f"/api/v1/games/{gid}").json()
     assert snap["status"] == "confirming"
     assert [p["confirmed"] for p in snap["players"]] == [False, False, True]
-    assert [p["computer"] for p in snap["players"]] == [None, None, 2]  # the page shows the seat as a computer
+    assert [p["computer"] for p in snap["players"]] == [None, None, 2]  # the page shows computer seats
     assert snap["created_by"] == alice.user_id  # the page offers computer seats to the creator only
     alice.ok(f"/api/v1/games/{gid}/confirm")
     bob.ok(f"/api/v1/games/{gid}/confirm")

@@ -91,7 +91,8 @@ def test_logging_in_tells_the_page_who_is_an_administrator(admin_client: TestCli
         made = admin_client.post("/api/v1/accounts", json={"username": name, "password": "correct horse"})
         assert made.json()["user"]["is_admin"] is admin
         admin_client.cookies.clear()
-        login = admin_client.post("/api/v1/session", json={"username": name.upper(), "password": "correct horse"})
+        credentials = {"username": name.upper(), "password": "correct horse"}
+        login = admin_client.post("/api/v1/session", json=credentials)
         assert login.status_code == 200, login.text
         assert login.json()["user"]["is_admin"] is admin
         csrf = {"X-CSRF-Token": login.json()["csrf_token"]}

@@ -1,9 +1,9 @@
 """The "Area" view's score (static/js/area.js) counts like the server's scoring.
 
 On random positions with some chains taken as dead, the estimate the server would send is built from the
-core's final ownership (sure points as sure estimates, neutral points as uncertain ones). From it the browser's
-`areaSummary` must find exactly those dead stones and the same totals as the core's `score`, under area and
-territory scoring, with and without capture points, for two and three colours.
+core's final ownership (sure points as sure estimates, neutral points as uncertain ones). From it the
+browser's `areaSummary` must find exactly those dead stones and the same totals as the core's `score`,
+under area and territory scoring, with and without capture points, for two and three colours.
 """
 
 from __future__ import annotations
@@ -119,7 +119,9 @@ async (cases) => {
     const dead = [...a.dead].sort((x, y) => x - y);
     const totals = a.scores.map((s) => s.total);
     const close = totals.every((t, k) => Math.abs(t - c.totals[k]) < 1e-9);
-    if (dead.join() !== c.dead.join() || !close) wrong.push({ case: i, dead, totals, expected: [c.dead, c.totals] });
+    if (dead.join() !== c.dead.join() || !close) {
+      wrong.push({ case: i, dead, totals, expected: [c.dead, c.totals] });
+    }
   });
   return { wrong: wrong.slice(0, 5), count: wrong.length };
 }

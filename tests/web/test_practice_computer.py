@@ -40,7 +40,9 @@ def stones(page: Page) -> object:
     return page.locator(".board .stone")
 
 
-def test_practice_against_the_computer_with_undo_and_area(browser: Browser, server: str, artifacts: Path) -> None:
+def test_practice_against_the_computer_with_undo_and_area(
+    browser: Browser, server: str, artifacts: Path
+) -> None:
     user = open_browser(browser, server, "versus")
     register_by_api(user)
     page = user.page
@@ -86,14 +88,21 @@ def test_practice_against_the_computer_with_undo_and_area(browser: Browser, serv
     expect(page.locator("#redo")).to_be_disabled()
 
     # Area: the server's estimate shaded on the board, with a score; it follows the game while it is on.
-    area, score, shades = page.locator("#area"), page.locator("#area-score"), page.locator(".board .area-shade")
+    area, score, shades = (
+        page.locator("#area"),
+        page.locator("#area-score"),
+        page.locator(".board .area-shade"),
+    )
     expect(area).to_have_attribute("aria-pressed", "false")
     expect(shades).to_have_count(0)
     area.click()
     expect(area).to_have_attribute("aria-pressed", "true")
     expect(page.locator(".area-box")).to_have_attribute("data-ply", "4")
     expect(score).to_contain_text(
-        re.compile(r"Estimated score \(area counting\): Team 1 \(black\) [\d.]+, Team 2 \(white\) [\d.]+ \(komi 6\.5\)\.")
+        re.compile(
+            r"Estimated score \(area counting\): "
+            r"Team 1 \(black\) [\d.]+, Team 2 \(white\) [\d.]+ \(komi 6\.5\)\."
+        )
     )
     # (Four stones into a game, few points are sure yet; the handicap game below checks the shading.)
     page.click('button[aria-label="Previous move"]')  # an earlier position has no estimate

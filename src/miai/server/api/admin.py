@@ -84,7 +84,8 @@ async def review_game(game_id: int, request: Request, viewer: CurrentViewer, db:
         raise HTTPException(404, {"error": "not_found", "message": f"there is no game {game_id}"})
     data = await queries.snapshot(service_of(request), db, game, None)
     flags = await repo.flags_of(db, game_id)
-    names = await repo.users_by_ids(db, sorted({f.user_id for f in flags} | {f.resolved_by or 0 for f in flags}))
+    people = {f.user_id for f in flags} | {f.resolved_by for f in flags if f.resolved_by is not None}
+    names = await repo.users_by_ids(db, sorted(people))
 
     def name(user_id: int | None) -> str | None:
         user = names.get(user_id or 0)

@@ -145,7 +145,7 @@ class ReviewPage {
         h('blockquote.comment', f.comment),
         f.resolved_at
           ? h('p.small.muted', `Resolved by ${f.resolved_by || '?'} on ${when(f.resolved_at)}${f.resolution ? `: ${f.resolution}` : ''}`)
-          : h('p.small.tag.move', 'open'))));
+          : h('p.small', h('span.tag.move', 'open')))));
   }
 
   /** The recorded result and the ones it replaced: who changed it and when. */
