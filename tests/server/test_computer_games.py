@@ -14,6 +14,7 @@ from fastapi.testclient import TestClient
 
 from miai.core.go import PASS, GoState, Move, Place
 from miai.server.app import create_app
+from miai.server.storage import repo
 from tests.server.conftest import Player, make_settings, register
 
 
@@ -120,6 +121,8 @@ def test_computer_fills_a_seat_in_a_three_colour_game_and_never_times_out(client
     snap = alice.get(f"/api/v1/games/{gid}").json()
     assert snap["status"] == "confirming"
     assert [p["confirmed"] for p in snap["players"]] == [False, False, True]
+    assert [p["computer"] for p in snap["players"]] == [None, None, 2]  # the page shows computer seats
+    assert snap["created_by"] == alice.user_id  # the page offers computer seats to the creator only
     alice.ok(f"/api/v1/games/{gid}/confirm")
     bob.ok(f"/api/v1/games/{gid}/confirm")
     alice.ok(f"/api/v1/games/{gid}/moves", {"move": "A1"})
@@ -128,3 +131,50 @@ def test_computer_fills_a_seat_in_a_three_colour_game_and_never_times_out(client
     snap = alice.get(f"/api/v1/games/{gid}").json()
     assert [(m["team"], m["move"]) for m in snap["moves"]] == [(1, "A1"), (2, "J9"), (3, "E5")]
     assert snap["to_move"]["team"] == 1
+
+
+def test_computers_on_move_one_after_another_all_play(client: TestClient) -> None:
+    """Two computer seats in a row: the second starts when the first one's move is stored."""
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/games", {"size": 9, "teams": 3, "team": 1})["id"]
+    alice.ok(f"/api/v1/games/{gid}/computer", {"team": 2, "level": 1})
+    alice.ok(f"/api/v1/games/{gid}/computer", {"team": 3, "level": 2})
+    alice.ok(f"/api/v1/games/{gid}/confirm")
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "A1"})
+    settle(client)
+    snap = alice.get(f"/api/v1/games/{gid}").json()
+    assert [(m["team"], m["move"]) for m in snap["moves"]] == [(1, "A1"), (2, "E5"), (3, "E4")]
+    assert snap["to_move"]["user_id"] == alice.user_id
+
+
+def test_a_read_racing_a_move_sees_the_game_as_it_read_it(client: TestClient) -> None:
+    """GET /games/{id} reads the game row, then the moves; a move stored in between must not make it fail."""
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 9, "mode": "local"})["id"]
+    games = client.app.state.games  # type: ignore[attr-defined]
+
+    async def race() -> tuple[int, int]:
+        async with games.sessions() as db:
+            stale = await repo.game_for_update(db, gid)  # the reader has the game row at 0 plies ...
+            async with games.sessions() as other:
+                user = await repo.user_by_name(other, "alice")
+            await games.move(user, gid, "E5")  # ... when a move is stored
+            games._cache.clear()
+            state = await games.current_state(db, stale)
+            return state.plies, stale.plies
+
+    assert client.portal.call(race) == (0, 0)  # type: ignore[attr-defined]
+    assert moves(alice, gid) == ["E5"]
+
+
+def test_a_computer_seat_played_by_an_external_engine_by_name(client: TestClient) -> None:
+    """Levels may name an operator's GTP engine; such a seat loads and plays like a numbered one."""
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/games", {"size": 9, "teams": 2, "team": 1})["id"]
+    alice.ok(f"/api/v1/games/{gid}/computer", {"team": 2, "level": "gnugo"})
+    alice.ok(f"/api/v1/games/{gid}/confirm")
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "A1"})
+    settle(client)
+    snap = alice.get(f"/api/v1/games/{gid}").json()
+    assert [p["computer"] for p in snap["players"]] == [None, "gnugo"]
+    assert [(m["team"], m["move"]) for m in snap["moves"]] == [(1, "A1"), (2, "E5")]

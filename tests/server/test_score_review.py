@@ -55,6 +55,20 @@ def test_flag_and_correct_dead_stones(admin_client: TestClient) -> None:
     assert game["result"]["corrected_by"] == "root"
     assert root.get("/api/v1/admin/flags").json()["flags"] == []
 
+    # The review page's view of the game: every flag with its resolution, and the result it replaced.
+    assert alice.get(f"/api/v1/admin/games/{gid}").status_code == 403
+    assert root.get("/api/v1/admin/games/9999").status_code == 404
+    review = root.get(f"/api/v1/admin/games/{gid}").json()
+    assert review["result"]["dead"] == ["A1"]
+    assert review["position"]["board"][0] == 2
+    [flag] = review["flags"]
+    assert (flag["comment"], flag["by"], flag["resolved_by"]) == ("A1 is dead", "alice", "root")
+    assert flag["resolution"] == "A1 has no eyes"
+    assert flag["at"].endswith("+00:00") and flag["resolved_at"]
+    [earlier] = review["result_history"]
+    assert earlier["replaced_by"] == "root"
+    assert earlier["reason"] == "passes" and "corrected_by" not in earlier
+
 
 def test_all_alive_games_cannot_be_corrected(admin_client: TestClient) -> None:
     alice, bob, root = (register(admin_client, n) for n in ("alice", "bob", "root"))
@@ -69,3 +83,19 @@ def test_all_alive_games_cannot_be_corrected(admin_client: TestClient) -> None:
     response = root.post(f"/api/v1/admin/games/{gid}/dead-stones", {"dead": ["A1"]})
     assert response.status_code == 409
     assert "alive" in response.json()["message"]
+
+
+def test_logging_in_tells_the_page_who_is_an_administrator(admin_client: TestClient) -> None:
+    """The browser draws the Admin link from the user in the log-in answer, not only from GET /me."""
+    for name, admin in (("root", True), ("alice", False)):
+        made = admin_client.post("/api/v1/accounts", json={"username": name, "password": "correct horse"})
+        assert made.json()["user"]["is_admin"] is admin
+        admin_client.cookies.clear()
+        credentials = {"username": name.upper(), "password": "correct horse"}
+        login = admin_client.post("/api/v1/session", json=credentials)
+        assert login.status_code == 200, login.text
+        assert login.json()["user"]["is_admin"] is admin
+        csrf = {"X-CSRF-Token": login.json()["csrf_token"]}
+        saved = admin_client.patch("/api/v1/me/settings", json={"one_click": True}, headers=csrf)
+        assert saved.json()["user"]["is_admin"] is admin
+        admin_client.cookies.clear()

@@ -30,6 +30,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PASSWORD = "correct horse"
+ADMIN = "webadmin"  # the shared test server's administrator (MIAI_ADMINS)
 
 
 def chromium_path() -> str | None:

@@ -98,6 +98,17 @@ def test_two_player_game_ends_by_resignation(browser: Browser, server: str, arti
     board_shot(bob.page, artifacts / "two-players-phone-board.png")
     bob.page.screenshot(path=str(artifacts / "two-players-phone.png"), full_page=True)
 
+    # Outside practice games the territory estimate is an optional view (a check box, no "Area" button).
+    estimate = alice.page.locator("#show-estimate")
+    expect(alice.page.locator("#area")).to_be_hidden()
+    estimate.check()
+    expect(alice.page.locator(".area-box")).to_have_attribute("data-ply", "4")
+    score = alice.page.locator("#area-score")
+    expect(score).to_contain_text("Estimated score (area counting): Team 1 (black)")
+    estimate.uncheck()
+    expect(alice.page.locator(".area-box")).to_have_attribute("data-ply", "")
+    expect(alice.page.locator(".board .area-shade")).to_have_count(0)
+
     # Resigning asks first; cancelling keeps the game going.
     alice.page.click("#resign")
     expect(alice.page.locator("#confirm-title")).to_have_text("Resign?")
@@ -112,6 +123,7 @@ def test_two_player_game_ends_by_resignation(browser: Browser, server: str, arti
         expect(user.page.locator(".members li[data-user] .tag.out")).to_have_text("resigned")
         expect(counter(user.page)).to_contain_text("Move 5 of 5 · Team 1 (black): resigns")
     expect(alice.page.locator(".actions")).to_be_hidden()
+    expect(alice.page.locator(".area-box")).to_be_hidden()  # finished: the result's territory instead
     board_shot(alice.page, artifacts / "two-players-resigned.png")
     for user in (alice, bob):
         user.check_no_errors()

@@ -80,7 +80,7 @@ async def register(body: Registration, request: Request, response: Response, db:
     token, csrf = await new_session(db, user, request.app.state.settings.session_days)
     await db.commit()
     _login_response(response, request, token, csrf)
-    return {"user": user_view(user, private=True), "csrf_token": csrf}
+    return {"user": me_view(request, user), "csrf_token": csrf}
 
 
 @router.post("/session")
@@ -98,7 +98,7 @@ async def login(body: Credentials, request: Request, response: Response, db: DB)
     token, csrf = await new_session(db, user, request.app.state.settings.session_days)
     await db.commit()
     _login_response(response, request, token, csrf)
-    return {"user": user_view(user, private=True), "csrf_token": csrf}
+    return {"user": me_view(request, user), "csrf_token": csrf}
 
 
 @router.delete("/session", status_code=204)
@@ -118,7 +118,9 @@ async def me(request: Request, viewer: MaybeViewer) -> dict[str, Any]:
 
 
 @router.patch("/me/settings")
-async def update_settings(body: SettingsPatch, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+async def update_settings(
+    body: SettingsPatch, request: Request, viewer: CurrentViewer, db: DB
+) -> dict[str, Any]:
     user = await repo.user_by_id(db, viewer.user.id)
     assert user is not None
     changes = body.model_dump(exclude_none=True)
@@ -129,7 +131,7 @@ async def update_settings(body: SettingsPatch, viewer: CurrentViewer, db: DB) ->
         user.email = email or None
     user.settings = {**user.settings, **changes}
     await db.commit()
-    return {"user": user_view(user, private=True)}
+    return {"user": me_view(request, user)}
 
 
 @router.get("/me/tokens")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request
@@ -9,6 +10,7 @@ from pydantic import BaseModel, Field
 
 from miai.server.api.deps import DB, CurrentViewer, Viewer
 from miai.server.api.games import fail, service_of
+from miai.server.play import queries
 from miai.server.play.errors import CommandError
 from miai.server.play.kinds import table_of
 from miai.server.storage import repo
@@ -23,6 +25,11 @@ class Flag(BaseModel):
 class Correction(BaseModel):
     dead: list[str] = Field(default_factory=list, max_length=625, description="GTP vertices of dead stones")
     note: str = Field("", max_length=2000)
+
+
+def _iso(moment: datetime | None) -> str | None:
+    moment = repo.utc(moment)  # SQLite hands back naive datetimes; they are UTC
+    return moment.isoformat() if moment else None
 
 
 def is_admin(request: Request, viewer: Viewer) -> bool:
@@ -59,13 +66,45 @@ async def flagged_games(request: Request, viewer: CurrentViewer, db: DB) -> dict
                 "game_id": game.id,
                 "comment": flag.comment,
                 "by": reporter.username if reporter else None,
-                "at": flag.created_at.isoformat(),
+                "at": _iso(flag.created_at),
                 "result": game.result,
                 "verdict_dead": (game.result or {}).get("dead", []),
                 "position": table_of(game.kind, game.options).position(state),
             }
         )
     return {"flags": out}
+
+
+@router.get("/admin/games/{game_id}")
+async def review_game(game_id: int, request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+    """One game for review: its snapshot, every flag (open or resolved) and the results it replaced."""
+    require_admin(request, viewer)
+    game = await repo.game_for_update(db, game_id)
+    if game is None:
+        raise HTTPException(404, {"error": "not_found", "message": f"there is no game {game_id}"})
+    data = await queries.snapshot(service_of(request), db, game, None)
+    flags = await repo.flags_of(db, game_id)
+    people = {f.user_id for f in flags} | {f.resolved_by for f in flags if f.resolved_by is not None}
+    names = await repo.users_by_ids(db, sorted(people))
+
+    def name(user_id: int | None) -> str | None:
+        user = names.get(user_id or 0)
+        return user.username if user else None
+
+    data["flags"] = [
+        {
+            "flag_id": f.id,
+            "comment": f.comment,
+            "by": name(f.user_id),
+            "at": _iso(f.created_at),
+            "resolved_by": name(f.resolved_by),
+            "resolved_at": _iso(f.resolved_at),
+            "resolution": f.resolution,
+        }
+        for f in flags
+    ]
+    data["result_history"] = list(game.result_history)
+    return data
 
 
 @router.post("/admin/games/{game_id}/dead-stones")

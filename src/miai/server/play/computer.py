@@ -73,11 +73,21 @@ class Computers:
         if live is None or live.version != version or live.state.is_over:
             return
         user_id = live.on_move()
-        if user_id is None or user_id not in live.bots or game_id in self._tasks:
+        running = self._tasks.get(game_id)
+        # A computer's own move comes back here from its task: the next computer may follow at once.
+        if (
+            user_id is None
+            or user_id not in live.bots
+            or (running is not None and running is not asyncio.current_task())
+        ):
             return
         task = asyncio.get_running_loop().create_task(self._play(game_id, version, user_id, live))
         self._tasks[game_id] = task
-        task.add_done_callback(lambda _: self._tasks.pop(game_id, None))
+        task.add_done_callback(lambda done: self._forget(game_id, done))
+
+    def _forget(self, game_id: int, task: asyncio.Task[None]) -> None:
+        if self._tasks.get(game_id) is task:
+            del self._tasks[game_id]
 
     async def _play(self, game_id: int, version: int, user_id: int, live: Live) -> None:
         level = live.bots[user_id]

@@ -13,7 +13,7 @@ from miai.server.play.kinds import table_of
 from miai.server.play.options import load_options
 from miai.server.play.service import GameService
 from miai.server.storage import repo
-from miai.server.storage.models import Game, GamePlayer
+from miai.server.storage.models import Game, GamePlayer, User
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -54,6 +54,7 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
         "options": options.to_json(),
         "rules": table.rules(),
         "created_at": _iso(game.created_at),
+        "created_by": game.created_by,
         "deadline": _iso(game.deadline_at),
         "turn_started_at": _iso(game.turn_started_at),
         "clocks": game.clocks,
@@ -69,6 +70,7 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
                 "seat": p.seat,
                 "confirmed": p.confirmed,
                 "state": p.state,
+                "computer": _computer_level(users.get(p.user_id)),
             }
             for p in players
         ],
@@ -99,6 +101,12 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
         for c in await repo.chat_for(db, game.id, audiences)
     ]
     return data
+
+
+def _computer_level(user: User | None) -> int | str | None:
+    """The level of a computer player (a bot account), None for people."""
+    level = user.settings.get("bot_level") if user is not None else None
+    return level if isinstance(level, int | str) and level != "" else None
 
 
 async def visible_events(

@@ -50,7 +50,7 @@ class Live:
     state: Any  # the core state of the game's kind (a GoState for Go)
     seats: dict[tuple[int, int], int]  # (team from 1, seat) -> user id
     table: Table  # the game's kind and options
-    bots: dict[int, int] = field(default_factory=dict)  # computer players: user id -> level
+    bots: dict[int, int | str] = field(default_factory=dict)  # computer players: user id -> level
 
     def on_move(self) -> int | None:
         """The user on move, None when nobody is (the game is over, or a seat is empty)."""
@@ -199,6 +199,8 @@ class GameService:
         players = await repo.players_of(db, game.id)
         seats = _seat_map(players, table.options, game.created_by)
         for record in await repo.moves_of(db, game.id):
+            if record.ply > game.plies:
+                break  # stored after this game row was read (a read racing a move): not part of its version
             state = table.replay(state, record.move)
         if state.plies != game.plies:
             raise RuntimeError(
@@ -206,9 +208,10 @@ class GameService:
             )
         return Live(game.version, state, seats, table, await self._bots_of(db, seats))
 
-    async def _bots_of(self, db: AsyncSession, seats: dict[tuple[int, int], int]) -> dict[int, int]:
+    async def _bots_of(self, db: AsyncSession, seats: dict[tuple[int, int], int]) -> dict[int, int | str]:
         users = await repo.users_by_ids(db, sorted(set(seats.values())))
-        return {uid: int(u.settings["bot_level"]) for uid, u in users.items() if u.settings.get("bot_level")}
+        # A level is a number, or the name of an external engine (MIAI_EXTERNAL_ENGINES).
+        return {uid: u.settings["bot_level"] for uid, u in users.items() if u.settings.get("bot_level")}
 
     async def close(self) -> None:
         """Wait for the last group of commands to be stored (server shutdown)."""

@@ -264,6 +264,12 @@ async def open_flags(db: AsyncSession, game_id: int | None = None) -> list[Score
     return list((await db.execute(query)).scalars())
 
 
+async def flags_of(db: AsyncSession, game_id: int) -> list[ScoreFlag]:
+    """Every flag of a game, resolved or not, oldest first (the administrators' review page)."""
+    query = select(ScoreFlag).where(ScoreFlag.game_id == game_id).order_by(ScoreFlag.id)
+    return list((await db.execute(query)).scalars())
+
+
 async def active_games(db: AsyncSession) -> list[Game]:
     return list((await db.execute(select(Game).where(Game.status == "active"))).scalars())
 

@@ -1,6 +1,7 @@
 // Boot and routing: one page per path, links handled in place, the navigation bar, the user's live feed.
 import { get } from './api.js';
 import { clear, h, link, toast } from './dom.js';
+import { adminPage, adminReviewPage } from './pages/admin.js';
 import { createPage } from './pages/create.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { gamePage } from './pages/game.js';
@@ -16,6 +17,8 @@ const ROUTES = [
   [/^\/games\/(?<id>\d+)$/, gamePage, 'Game'],
   [/^\/dashboard$/, dashboardPage, 'Dashboard'],
   [/^\/settings$/, settingsPage, 'Settings'],
+  [/^\/admin$/, adminPage, 'Score reports'],
+  [/^\/admin\/games\/(?<id>\d+)$/, adminReviewPage, 'Review'],
   [/^\/login$/, loginPage, 'Log in'],
   [/^\/register$/, registerPage, 'Register'],
 ];
@@ -75,6 +78,7 @@ function renderNav(path = location.pathname) {
       h('a', { href: '/dashboard', 'data-link': true, id: 'nav-dashboard', 'aria-current': path === '/dashboard' ? 'page' : null },
         'Dashboard', yourTurn ? h('span.badge', { 'aria-label': `${yourTurn} games where it is your turn` }, String(yourTurn)) : null),
       item('/settings', 'Settings', 'nav-settings'),
+      session.user.is_admin ? item('/admin', 'Admin', 'nav-admin') : null,
       h('span.user', { id: 'nav-user' }, session.user.username),
       h('button.link#logout', { type: 'button', onclick: doLogout }, 'Log out'),
     );

@@ -22,6 +22,12 @@ function starPoints(size) {
   return pts;
 }
 
+/** A cross over a stone judged dead: red with a light halo, so it shows on stones of every colour. */
+function deadMark(x, y, d) {
+  const path = `M${x - d} ${y - d}L${x + d} ${y + d}M${x + d} ${y - d}L${x - d} ${y + d}`;
+  return `<g class="dead-mark"><path class="halo" d="${path}"/><path d="${path}"/></g>`;
+}
+
 export class BoardView {
   /**
    * handlers: onActivate(p) on click or Enter, onHover(p | null) as the pointer moves, onCursor(p) when the
@@ -118,7 +124,8 @@ export class BoardView {
 
   /**
    * view: {size, board (team per point, 0 empty), palette, coords, last (point|null), territory (owner per
-   * point|null), dead (Set of points), label}
+   * point|null), dead (Set of points), shade (per point {team, strength 0..1} or null: the Area estimate),
+   * label}
    */
   render(view) {
     const sizeChanged = !this.view || this.view.size !== view.size || this.view.coords !== view.coords;
@@ -167,6 +174,7 @@ export class BoardView {
     const r = S * 0.48;
     let out = '';
     const dead = view.dead || new Set();
+    if (view.shade) out += this.shading(view);
     view.board.forEach((team, p) => {
       if (!team) return;
       const style = teamStyle(view.palette, team);
@@ -181,9 +189,24 @@ export class BoardView {
         out += `<g class="territory" data-team="${owner}">${territorySvg(teamStyle(view.palette, owner), this.x(p), this.y(p), S * 0.2)}</g>`;
       });
     }
+    dead.forEach((p) => {
+      if (view.board[p]) out += deadMark(this.x(p), this.y(p), S * 0.26);
+    });
     if (view.last !== null && view.last !== undefined && view.board[view.last]) {
       out += `<circle class="last-move" cx="${this.x(view.last)}" cy="${this.y(view.last)}" r="${r + S * 0.04}"/>`;
     }
+    return out;
+  }
+
+  /** The "Area" estimate: each point shaded in its likely owner's colour (under its stone, if any). */
+  shading(view) {
+    let out = '';
+    view.shade.forEach((s, p) => {
+      if (!s) return;
+      const { fill } = teamStyle(view.palette, s.team);
+      const opacity = (0.25 + 0.5 * s.strength).toFixed(2);
+      out += `<rect class="area-shade" data-team="${s.team}" x="${this.x(p) - S / 2}" y="${this.y(p) - S / 2}" width="${S}" height="${S}" fill="${fill}" fill-opacity="${opacity}"/>`;
+    });
     return out;
   }
 
@@ -199,7 +222,7 @@ export class BoardView {
       text += 'empty';
     }
     const owner = view.territory ? view.territory[p] : 0;
-    if (owner && (!team || (view.dead && view.dead.has(p)))) text += `, territory of team ${owner}`;
+    if (owner && (!team || (view.dead && view.dead.has(p)))) text += `, ${view.shade ? 'estimated ' : ''}territory of team ${owner}`;
     return text;
   }
 

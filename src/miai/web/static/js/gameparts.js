@@ -55,6 +55,9 @@ export function teamsList(snap, palette, position) {
                   'li',
                   { dataset: { user: String(p.user_id), state: p.state } },
                   h('span.name', p.username),
+                  p.computer !== null && p.computer !== undefined
+                    ? h('span.tag.computer', { title: 'A computer player' }, `computer, level ${p.computer}`)
+                    : null,
                   snap.you && p.user_id === snap.you.user_id ? h('span.tag', 'you') : null,
                   onMove && snap.to_move.seat === p.seat ? h('span.tag.move', 'on move') : null,
                   PLAYER_STATES[p.state] ? h('span.tag.out', PLAYER_STATES[p.state]) : null,
@@ -121,13 +124,24 @@ export function resultSection(snap, palette) {
         columns.map(([, short, full]) => h('th', { scope: 'col', title: full, 'aria-label': full }, short)))),
       h('tbody', rows),
     )),
-    r.dead_stones_judged === false
-      ? h('p.muted.small', 'Dead stones were not judged: every stone on the board counted as alive.')
-      : r.dead && r.dead.length
-        ? h('p.muted.small', `Dead stones: ${r.dead.join(' ')}`)
-        : null,
+    deadStonesNote(r, rules),
     r.corrected_by ? h('p.muted.small', `Corrected by ${r.corrected_by}${r.note ? `: ${r.note}` : ''}`) : null,
   );
+}
+
+/** Who decided which stones were dead: the estimator after passes, or an administrator's correction. */
+function deadStonesNote(r, rules) {
+  if (r.dead_stones_judged === false) {
+    return h('p.muted.small', 'Dead stones were not judged: every stone on the board counted as alive.');
+  }
+  const dead = r.dead || [];
+  const listed = dead.length ? `: ${dead.join(' ')} (crossed out on the board)` : ': none';
+  if (r.corrected_by) {
+    return h('p.small.dead-note', `Dead stones set by an administrator (${r.corrected_by})${listed}.`);
+  }
+  const scored = r.reason === 'passes' || r.reason === 'move_limit';
+  if (!scored || rules.dead_stones !== 'auto') return dead.length ? h('p.muted.small', `Dead stones: ${dead.join(' ')}`) : null;
+  return h('p.small.dead-note', `Dead stones were judged automatically by the estimator${listed}.`);
 }
 
 export function rulesList(snap) {

@@ -32,6 +32,7 @@ const UNITS = [['seconds', 1], ['minutes', 60], ['hours', 3600], ['days', 86400]
 
 function field(label, input, help = null) {
   const id = input.id;
+  if (help && id) input.setAttribute('aria-describedby', `${id}-help`);
   return h('div.field', h('label', { for: id }, label), input, help ? h('small.muted', { id: `${id}-help` }, help) : null);
 }
 
@@ -199,13 +200,36 @@ export async function createPage(main) {
   });
 }
 
+/**
+ * Fixed handicap stones the server allows per practice board size under Dgo's rules (its traditional layout
+ * has none on 7x7; odd boards from 9x9 up take 2..9 stones).
+ */
+export function maxHandicap(size) {
+  return size >= 9 && size % 2 === 1 ? 9 : 0;
+}
+
 /** A practice game (POST /api/v1/practice): against the computer, or both colours at one screen. */
 function practiceForm() {
   const error = h('p.error', { role: 'alert' });
   const kindSel = select('practice-kind', KIND_CHOICES, 'go');
-  const goSize = field('Board size', select('practice-size', [[7, '7×7'], [9, '9×9'], [13, '13×13'], [19, '19×19']], 9));
+  const sizeSel = select('practice-size', [[7, '7×7'], [9, '9×9'], [13, '13×13'], [19, '19×19']], 9);
+  const goSize = field('Board size', sizeSel);
   const colourSel = select('practice-colour', []);
   const kindBox = h('div.kind-fields');
+  const handicapSel = select('practice-handicap', [[0, 'none']]);
+  const handicapHelp = 'Black gets the stones and White moves first; komi is 0.5';
+  const goHandicap = field('Handicap', handicapSel, handicapHelp);
+  function renderHandicap() {
+    const most = maxHandicap(Number(sizeSel.value));
+    const keep = Math.min(Number(handicapSel.value), most);
+    clear(handicapSel, h('option', { value: '0' }, 'none'),
+      Array.from({ length: Math.max(0, most - 1) }, (_, i) => h('option', { value: String(i + 2) }, `${i + 2} stones`)));
+    handicapSel.value = String(keep >= 2 ? keep : 0);
+    handicapSel.disabled = most === 0;
+    const help = form.querySelector('#practice-handicap-help');
+    if (help) help.textContent = most ? handicapHelp : `No handicap on ${sizeSel.value}×${sizeSel.value} under Dgo's rules`;
+  }
+  sizeSel.addEventListener('change', renderHandicap);
   const form = h('form.card.create#practice-form',
     h('h2', 'Practice'),
     h('fieldset', h('legend', 'Play the computer, or both colours at one screen'),
@@ -215,6 +239,7 @@ function practiceForm() {
       field('Opponent', select('practice-mode', [['computer', 'the computer'], ['local', 'nobody: I play both colours']])),
       field('Your colour', colourSel),
       field('Computer level', select('practice-level', Array.from({ length: 10 }, (_, i) => [i + 1, String(i + 1)]), 1)),
+      goHandicap,
     ),
     error,
     h('button.primary#practice-submit', { type: 'submit' }, 'Start practice game'),
@@ -222,6 +247,7 @@ function practiceForm() {
   function renderKind() {
     const entry = kindOf(kindSel.value);
     goSize.hidden = Boolean(entry);
+    goHandicap.hidden = Boolean(entry);
     clear(kindBox, entry ? kindFields(entry, 'practice-kind-') : null);
     // Go keeps its colour words; other games name their sides and the API takes first / second.
     const colours = entry
@@ -231,6 +257,7 @@ function practiceForm() {
   }
   kindSel.addEventListener('change', renderKind);
   renderKind();
+  renderHandicap();
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     error.textContent = '';
@@ -241,9 +268,11 @@ function practiceForm() {
       mode: value('practice-mode'),
       colour: value('practice-colour'),
       level: Number(value('practice-level')),
+      handicap: Number(value('practice-handicap')),
     };
     if (entry) {
       delete body.size;
+      delete body.handicap;
       Object.assign(body, { kind: entry.key }, kindValues(kindBox));
     }
     try {

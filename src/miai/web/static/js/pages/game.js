@@ -2,6 +2,7 @@
 // Go has its own board and hover rules here; every other game's board comes from games/registry.js and hands
 // back whole moves as text (this.entry is that game's entry, null for Go).
 import { get, inviteQuery, post } from '../api.js';
+import { areaSummary } from '../area.js';
 import { BoardView } from '../board.js';
 import { ChatPanel } from '../chat.js';
 import { clear, confirmDialog, h, icon, link, toast } from '../dom.js';
@@ -42,6 +43,10 @@ class GamePage {
     this.drawTeams = [];
     this.lastV = 0;
     this.showTerritory = true;
+    this.areaOn = false; // the "Area" view: the server's live territory estimate
+    this.area = null; // its summary for the position `area.key`
+    this.areaKey = null; // the position last asked for
+    this.areaTicket = 0; // answers to older requests are dropped
     this.busy = false;
     this.refreshing = null;
     this.build();
@@ -76,6 +81,11 @@ class GamePage {
     this.drawBox = h('div.draw');
     this.practiceBox = h('div.practice', { role: 'group', 'aria-label': 'Take back moves' });
     this.redo = null; // moves that can be redone in a practice game, when known
+    this.areaButton = h('button.secondary.small#area', { type: 'button', 'aria-pressed': 'false', onclick: () => this.toggleArea(!this.areaOn) }, 'Area');
+    this.areaCheck = h('input#show-estimate', { type: 'checkbox', onchange: (e) => this.toggleArea(e.target.checked) });
+    this.areaLabel = h('label.small', this.areaCheck, ' Show territory estimate');
+    this.areaScore = h('p.small.area-score#area-score', { 'aria-live': 'polite' });
+    this.areaBox = h('div.area-box', { role: 'group', 'aria-label': 'Territory estimate' }, this.areaButton, this.areaLabel, this.areaScore);
     this.extraActions = h('span.extra-actions'); // moves of the game's own, such as Hex's swap
     this.actions = h('div.actions', this.submitButton, this.extraActions, this.passButton, this.resignButton);
     this.lobbyBox = h('div.lobby-box');
@@ -99,6 +109,7 @@ class GamePage {
           this.actions,
           this.drawBox,
           this.practiceBox,
+          this.areaBox,
         ),
         h('aside.side', { 'aria-label': 'Game information' },
           h('section.card', { 'aria-labelledby': 'status-title' }, h('h2#status-title', 'Status'), this.statusBox, this.lobbyBox),
@@ -614,14 +625,16 @@ class GamePage {
     }
     const finished = snap.status === 'finished' && snap.result;
     const showTerritory = finished && this.live() && this.showTerritory;
+    const estimate = this.areaShown() ? this.area : null;
     return {
       size: snap.options.size,
       board: position.board,
       last: position.last ? position.last.point : null,
       palette: s.palette,
       coords: s.coordinates !== false,
-      territory: showTerritory ? snap.result.territory : null,
-      dead: new Set(showTerritory ? (snap.result.dead || []).map((v) => this.pointOf(v)) : []),
+      territory: showTerritory ? snap.result.territory : estimate ? estimate.owner : null,
+      dead: estimate ? estimate.dead : new Set(showTerritory ? (snap.result.dead || []).map((v) => this.pointOf(v)) : []),
+      shade: estimate ? estimate.shade : null,
       label: `Go board ${snap.options.size} by ${snap.options.size}. Arrow keys move the cursor, Enter plays, PageUp and PageDown step through the moves.`,
     };
   }
@@ -638,6 +651,7 @@ class GamePage {
     this.title.textContent = this.entry ? `${this.entry.title} game ${snap.id}` : `Game ${snap.id}`;
     this.summary.textContent = optionsSummary(snap.options, snap.kind);
     document.title = `Game ${snap.id} · Miai`;
+    this.updateArea();
     this.renderBoard();
     this.renderStatus();
     this.renderActions();
@@ -739,6 +753,8 @@ class GamePage {
         parts.push(h('button.secondary#leave', { type: 'button', onclick: () => this.lobbyAction('leave', {}, ['Leave this game?', 'Your seat becomes free again.', 'Leave']) }, 'Leave game'));
       }
     }
+    const creator = session.user && snap.created_by === session.user.id;
+    if (snap.status === 'waiting' && creator) parts.push(this.computerForm());
     if (snap.status === 'confirming' && mine) {
       const confirmed = snap.players.find((p) => p.user_id === me.user_id).confirmed;
       parts.push(
@@ -762,6 +778,29 @@ class GamePage {
       );
     }
     clear(this.lobbyBox, parts);
+  }
+
+  /** The creator of a waiting game can seat a computer player in a team with a free seat. */
+  computerForm() {
+    const o = this.snap.options;
+    const open = [];
+    for (let t = 1; t <= o.teams; t++) {
+      if (this.snap.players.filter((p) => p.team === t).length < o.players_per_team) open.push(t);
+    }
+    if (!open.length) return null;
+    const team = h('select#computer-team', open.map((t) => h('option', { value: String(t) }, teamName(this.palette, t))));
+    const level = h('select#computer-level', Array.from({ length: 10 }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))));
+    const form = h('form.add-computer', { 'aria-labelledby': 'add-computer-title' },
+      h('p.small#add-computer-title', 'Add a computer player'),
+      h('div.row',
+        h('label.small', { for: 'computer-team' }, 'Team'), team,
+        h('label.small', { for: 'computer-level' }, 'Level'), level,
+        h('button.secondary.small#add-computer', { type: 'submit' }, 'Add computer')));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      this.lobbyAction('computer', { team: Number(team.value), level: Number(level.value) });
+    });
+    return form;
   }
 
   renderActions() {
@@ -799,6 +838,7 @@ class GamePage {
     }
     clear(this.drawBox, parts);
     this.renderPractice(player);
+    this.renderArea();
   }
 
   renderPractice(player) {
@@ -834,6 +874,93 @@ class GamePage {
       this.busy = false;
       this.renderActions();
     }
+  }
+
+  // ------------------------------------------------------------------ the "Area" territory estimate
+
+  /** Any viewer of an active Go game may ask the server for an estimate (GET /games/{id}/area). */
+  areaAvailable() {
+    const snap = this.snap;
+    return Boolean(snap && snap.status === 'active' && snap.position && (snap.kind || 'go') === 'go');
+  }
+
+  positionKey() {
+    const position = this.snap.position;
+    return `${position.plies}:${position.board.join('')}`;
+  }
+
+  /** The estimate is drawn only on the live position it was made for. */
+  areaShown() {
+    return Boolean(this.areaOn && this.area && this.live() && this.areaAvailable() && this.area.key === this.positionKey());
+  }
+
+  toggleArea(on) {
+    this.areaOn = on;
+    if (!on) {
+      this.areaTicket += 1; // forget a request still on its way
+      this.area = null;
+      this.areaKey = null;
+    }
+    this.updateArea();
+    this.renderBoard();
+    this.renderArea();
+  }
+
+  /** Ask for an estimate of the current position unless one is there or on its way. */
+  updateArea() {
+    if (!this.areaOn || !this.areaAvailable()) return;
+    const key = this.positionKey();
+    if (this.areaKey === key) return;
+    this.areaKey = key;
+    const ticket = ++this.areaTicket;
+    (async () => {
+      try {
+        const data = await get(`/games/${this.id}/area${this.q()}`);
+        if (ticket !== this.areaTicket || this.positionKey() !== key) return; // the position moved on meanwhile
+        const snap = this.snap;
+        if (data.ply !== snap.position.plies) {
+          this.areaKey = null; // the server was a move ahead: the move's event brings a new request
+          return;
+        }
+        this.area = { key, ...areaSummary(data.ownership, snap.position.board, snap.options.teams, snap.rules, snap.position) };
+      } catch (err) {
+        if (ticket !== this.areaTicket) return;
+        this.areaKey = null;
+        toast(`No territory estimate: ${err.message}`, 'error');
+        if (err.status === 503 || err.status === 403) this.areaOn = false;
+      }
+      this.renderBoard();
+      this.renderArea();
+    })();
+  }
+
+  renderArea() {
+    const snap = this.snap;
+    const available = this.areaAvailable();
+    this.areaBox.hidden = !available;
+    if (!available) return;
+    const practice = snap.options.mode === 'computer' || snap.options.mode === 'local';
+    this.areaButton.hidden = !practice;
+    this.areaButton.setAttribute('aria-pressed', String(this.areaOn));
+    this.areaButton.classList.toggle('on', this.areaOn);
+    this.areaLabel.hidden = practice;
+    this.areaCheck.checked = this.areaOn;
+    let text = '';
+    if (this.areaOn) {
+      if (!this.live()) text = 'The estimate is for the current position: go to the last move to see it.';
+      else if (this.areaShown()) text = this.areaText(this.area);
+      else text = 'Estimating the territory…';
+    }
+    if (this.areaScore.textContent !== text) this.areaScore.textContent = text;
+    this.areaBox.dataset.ply = this.areaShown() ? String(this.snap.position.plies) : ''; // for tests and styling
+  }
+
+  areaText(area) {
+    const scoring = (this.snap.rules || {}).scoring === 'territory' ? 'territory counting' : 'area counting';
+    const parts = area.scores.map((s) => `${teamName(this.palette, s.team)} ${s.total}${s.komi ? ` (komi ${s.komi})` : ''}`);
+    const lead = area.leader ? `${teamName(this.palette, area.leader)} leads by ${area.margin}.` : 'Even.';
+    const dead = area.dead.size ? ` Stones judged dead: ${area.dead.size}.` : '';
+    return `Estimated score (${scoring}): ${parts.join(', ')}. ${lead}${dead}`;
   }
 
   renderTeams() {

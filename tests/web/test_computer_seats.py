@@ -1,0 +1,64 @@
+"""Computer players in a multi-colour game: the creator seats them from the waiting game's page.
+
+Alice creates a 3-colour 9x9 game, adds a computer to team 2 and another to team 3 (only teams with free seats
+are offered), the team list shows them as computers, the game fills, she confirms, it starts, and the two
+computers answer her first move by themselves. A visitor who did not create the game is not offered the form.
+"""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Browser, expect
+
+from tests.web.ui import counter, game_id_of, open_browser, register_by_api
+
+REPLY_MS = 120_000
+
+
+def test_creator_adds_computers_to_a_three_colour_game(browser: Browser, server: str) -> None:
+    alice, bob = (open_browser(browser, server, name) for name in ("alicebots", "bobbots"))
+    register_by_api(alice)
+    register_by_api(bob)
+    page = alice.page
+    page.goto("/new")
+    page.fill("#size", "9")
+    page.select_option("#teams", "3")
+    page.select_option("#team", "1")
+    page.click("#create-submit")
+    expect(page.locator("#add-computer")).to_be_visible()
+    gid = game_id_of(page)
+    team_choice = page.locator("#computer-team option")
+    expect(team_choice).to_have_text(["Team 2 (white)", "Team 3 (red)"])  # team 1's only seat is alice's
+
+    bob.page.goto(f"/games/{gid}")
+    expect(bob.page.locator("#join-any")).to_be_visible()
+    expect(bob.page.locator("#add-computer")).to_have_count(0)  # only the creator seats computers
+
+    page.select_option("#computer-team", "2")
+    page.select_option("#computer-level", "1")
+    page.click("#add-computer")
+    team2 = page.locator('.team[data-team="2"] .members')
+    expect(team2).to_contain_text("computer-1")
+    expect(team2.locator(".tag.computer")).to_have_text("computer, level 1")
+    expect(team_choice).to_have_text(["Team 3 (red)"])
+    expect(bob.page.locator('.team[data-team="2"] .tag.computer')).to_have_text("computer, level 1")  # live
+
+    page.select_option("#computer-level", "2")
+    page.click("#add-computer")
+    expect(page.locator('.team[data-team="3"] .tag.computer')).to_have_text("computer, level 2")
+    expect(page.locator("#add-computer")).to_have_count(0)  # no free seat left
+    expect(page.locator('.team[data-team="3"]')).to_contain_text("✓ confirmed")  # computers confirm at once
+    page.click("#confirm")
+    expect(page.locator("#turn")).to_contain_text("Your turn")
+    expect(counter(page)).to_have_text("Move 0 of 0")
+
+    page.locator('.board [role="gridcell"][aria-label^="E5:"]').click()
+    page.click("#submit-move")
+    expect(counter(page)).to_contain_text(re.compile(r"^Move 3 of 3 · Team 3 \(red\): "), timeout=REPLY_MS)
+    expect(page.locator("#turn")).to_contain_text("Your turn")
+    expect(page.locator(".board .stone")).to_have_count(3)
+    alice.check_no_errors()
+    bob.check_no_errors()
+    alice.context.close()
+    bob.context.close()
