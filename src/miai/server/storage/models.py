@@ -111,7 +111,8 @@ class GameMove(Base):
     __table_args__ = (UniqueConstraint("game_id", "ply"),)
 
     id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    # no index of its own: the unique (game_id, ...) index serves lookups by game
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     ply: Mapped[int] = mapped_column(Integer)
     team: Mapped[int] = mapped_column(Integer)
     seat: Mapped[int] = mapped_column(Integer)
@@ -127,7 +128,8 @@ class GameEvent(Base):
     __table_args__ = (UniqueConstraint("game_id", "v"),)
 
     id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    # no index of its own: the unique (game_id, ...) index serves lookups by game
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     v: Mapped[int] = mapped_column(Integer)
     type: Mapped[str] = mapped_column(String(24))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)

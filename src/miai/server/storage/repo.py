@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from miai.server.storage.models import (
     ApiToken,
@@ -108,7 +108,7 @@ async def store_commands(
     change the same columns (moves do) share one executemany, whose row count can only say that some row
     moved on: then RowsMovedOn is raised, and the caller rolls back and calls again `one_by_one`."""
     connection = await db.connection()
-    games = cast(Table, Game.__table__)
+    run = await _statements_for(connection)
     stale: set[int] = set()
     alike: dict[tuple[str, ...], list[CommandWrites]] = {}
     for w in writes:
@@ -116,24 +116,80 @@ async def store_commands(
         alike.setdefault(key, []).append(w)
     for group in alike.values():
         columns = sorted(group[0].changes)
-        statement = (
-            update(games)
-            .where(games.c.id == bindparam("_id"), games.c.version == bindparam("_expected"))
-            .values({c: bindparam(c) for c in columns})
-        )
         rows = [{**w.changes, "_id": w.game_id, "_expected": w.expected} for w in group]
-        result = await connection.execute(statement, rows if len(rows) > 1 else rows[0])
-        if result.rowcount != len(group):
+        if await run.update_games(columns, rows) != len(group):
             if len(group) > 1:
                 raise RowsMovedOn
             stale.add(group[0].game_id)
     events = [row for w in writes if w.game_id not in stale for row in w.events]
     moves = [row for w in writes if w.game_id not in stale for row in w.moves]
     if events:
-        await connection.execute(insert(cast(Table, GameEvent.__table__)), events)
+        await run.insert(cast(Table, GameEvent.__table__), events)
     if moves:
-        await connection.execute(insert(cast(Table, GameMove.__table__)), moves)
+        await run.insert(cast(Table, GameMove.__table__), moves)
     return stale
+
+
+_GAMES = cast(Table, Game.__table__)
+
+
+class _CoreStatements:
+    """The portable way: SQLAlchemy Core statements on the session's connection."""
+
+    def __init__(self, connection: AsyncConnection) -> None:
+        self.connection = connection
+
+    async def update_games(self, columns: list[str], rows: list[dict[str, Any]]) -> int:
+        statement = (
+            update(_GAMES)
+            .where(_GAMES.c.id == bindparam("_id"), _GAMES.c.version == bindparam("_expected"))
+            .values({c: bindparam(c) for c in columns})
+        )
+        result = await self.connection.execute(statement, rows if len(rows) > 1 else rows[0])
+        return int(result.rowcount)
+
+    async def insert(self, table: Table, rows: list[dict[str, Any]]) -> None:
+        await self.connection.execute(insert(table), rows)
+
+
+class _SqliteStatements:
+    """On SQLite each statement through SQLAlchemy's aiosqlite adapter takes several trips to the driver's
+    thread; here an executemany is one trip (same connection, same transaction). Values go through the
+    columns' own bind processors, so they are stored exactly as SQLAlchemy stores them."""
+
+    def __init__(self, driver: Any, dialect: Any) -> None:
+        self.driver = driver  # the aiosqlite connection
+        self.dialect = dialect
+
+    def _params(self, table: Table, columns: list[str], rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
+        processors = [table.c[c].type.bind_processor(self.dialect) for c in columns]
+        return [
+            tuple(p(row[c]) if p else row[c] for c, p in zip(columns, processors, strict=True))
+            for row in rows
+        ]
+
+    async def update_games(self, columns: list[str], rows: list[dict[str, Any]]) -> int:
+        sets = ", ".join(f"{c} = ?" for c in columns)
+        params = self._params(_GAMES, columns, rows)
+        keys = [(row["_id"], row["_expected"]) for row in rows]
+        cursor = await self.driver.executemany(
+            f"UPDATE games SET {sets} WHERE id = ? AND version = ?",
+            [values + key for values, key in zip(params, keys, strict=True)],
+        )
+        return int(cursor.rowcount)
+
+    async def insert(self, table: Table, rows: list[dict[str, Any]]) -> None:
+        columns = list(rows[0])
+        marks = ", ".join("?" for _ in columns)
+        sql = f"INSERT INTO {table.name} ({', '.join(columns)}) VALUES ({marks})"
+        await self.driver.executemany(sql, self._params(table, columns, rows))
+
+
+async def _statements_for(connection: AsyncConnection) -> _CoreStatements | _SqliteStatements:
+    if connection.dialect.name == "sqlite" and connection.dialect.driver == "aiosqlite":
+        raw = await connection.get_raw_connection()
+        return _SqliteStatements(raw.driver_connection, connection.dialect)
+    return _CoreStatements(connection)
 
 
 async def events_since(db: AsyncSession, game_id: int, after: int, limit: int = 500) -> list[GameEvent]:
