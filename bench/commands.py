@@ -131,9 +131,7 @@ async def run(args: argparse.Namespace) -> None:
         engine = make_engine(url)
         await migrate(engine)
         maker = sessions(engine)
-        service = GameService(
-            maker, Hub(), Mailer(enabled=False, base_url=""), single_writer=url.startswith("sqlite")
-        )
+        service = GameService(maker, Hub(), Mailer(enabled=False, base_url=""))
         log(f"[{args.database}] creating {2 * args.games} users and starting {args.games} games")
         started = await start_games(service, await make_users(maker, 2 * args.games), args.games)
         await timed(

@@ -1,13 +1,13 @@
-"""Group commit on SQLite: many games' moves share a COMMIT; a failed COMMIT acknowledges none of them."""
+"""Group commit: many games' moves share a COMMIT; a failed COMMIT acknowledges none of them."""
 
 from __future__ import annotations
 
 import asyncio
 import threading
+from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,11 +27,11 @@ Started = tuple[int, User, User]  # game id, black, white
 
 
 @asynccontextmanager
-async def started_games(tmp_path: Path) -> AsyncIterator[tuple[GameService, Any, list[Started]]]:
-    engine = make_engine(f"sqlite+aiosqlite:///{(tmp_path / 'group.db').as_posix()}")
+async def started_games(url: str) -> AsyncIterator[tuple[GameService, Any, list[Started]]]:
+    engine = make_engine(url)
     await migrate(engine)
     maker = sessions(engine)
-    service = GameService(maker, Hub(), Mailer(enabled=False, base_url=""), single_writer=True)
+    service = GameService(maker, Hub(), Mailer(enabled=False, base_url=""))
     async with maker() as db:
         users = [
             User(username=f"u{i}", password_hash="-", created_at=datetime.now(UTC), settings={})
@@ -69,13 +69,13 @@ def count_commits(engine: Any) -> Callable[[], int]:
     return lambda: commits[0]
 
 
-def run(work: Callable[[Path], Awaitable[None]], tmp_path: Path) -> None:
-    asyncio.run(work(tmp_path))
+def run(work: Callable[[str], Awaitable[None]], url: str) -> None:
+    asyncio.run(work(url))
 
 
-def test_concurrent_moves_share_commits_and_are_all_stored(tmp_path: Path) -> None:
-    async def work(path: Path) -> None:
-        async with started_games(path) as (service, engine, games):
+def test_concurrent_moves_share_commits_and_are_all_stored(database_url: str) -> None:
+    async def work(url: str) -> None:
+        async with started_games(url) as (service, engine, games):
             commits = count_commits(engine)
             first = await asyncio.gather(*(service.move(b, g, "E5") for g, b, _ in games))
             second = await asyncio.gather(*(service.move(w, g, "D4") for g, _, w in games))
@@ -88,14 +88,14 @@ def test_concurrent_moves_share_commits_and_are_all_stored(tmp_path: Path) -> No
                     assert game is not None and game.plies == 2
                     assert game.to_move["team"] == 1
 
-    run(work, tmp_path)
+    run(work, database_url)
 
 
 def test_a_failed_commit_acknowledges_none_of_its_group(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def work(path: Path) -> None:
-        async with started_games(path) as (service, _engine, games):
+    async def work(url: str) -> None:
+        async with started_games(url) as (service, _engine, games):
             real = repo.store_commands
             calls = [0]
 
@@ -120,14 +120,14 @@ def test_a_failed_commit_acknowledges_none_of_its_group(
                 await service.move(white, game_id, "D4")
                 assert await stored_moves(service, game_id) == ["E5", "D4"]
 
-    run(work, tmp_path)
+    run(work, database_url)
 
 
 def test_a_game_changed_by_another_process_meanwhile_is_refused(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def work(path: Path) -> None:
-        async with started_games(path) as (service, engine, games):
+    async def work(url: str) -> None:
+        async with started_games(url) as (service, engine, games):
             game_id, black, white = games[0]
             await service.move(black, game_id, "E5")
             real = repo.store_commands
@@ -148,14 +148,14 @@ def test_a_game_changed_by_another_process_meanwhile_is_refused(
             assert answer["ok"]
             assert await stored_moves(service, game_id) == ["E5", "D4"]
 
-    run(work, tmp_path)
+    run(work, database_url)
 
 
 def test_only_the_game_changed_elsewhere_fails_in_its_group(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async def work(path: Path) -> None:
-        async with started_games(path) as (service, engine, games):
+    async def work(url: str) -> None:
+        async with started_games(url) as (service, engine, games):
             victim = games[3][0]
             real = repo.store_commands
 
@@ -181,12 +181,12 @@ def test_only_the_game_changed_elsewhere_fails_in_its_group(
                     assert isinstance(answer, dict) and answer["ok"]
                 assert await stored_moves(service, game_id) == ["E5"]
 
-    run(work, tmp_path)
+    run(work, database_url)
 
 
-def test_a_refused_move_leaves_the_group_intact(tmp_path: Path) -> None:
-    async def work(path: Path) -> None:
-        async with started_games(path) as (service, _engine, games):
+def test_a_refused_move_leaves_the_group_intact(database_url: str) -> None:
+    async def work(url: str) -> None:
+        async with started_games(url) as (service, _engine, games):
             (g1, b1, _), (g2, b2, w2) = games[0], games[1]
             answers = await asyncio.gather(
                 service.move(b1, g1, "E5"),
@@ -199,11 +199,11 @@ def test_a_refused_move_leaves_the_group_intact(tmp_path: Path) -> None:
             assert await stored_moves(service, g1) == ["E5"]
             assert await stored_moves(service, g2) == []
 
-    run(work, tmp_path)
+    run(work, database_url)
 
 
 def test_judging_a_finished_game_does_not_hold_up_other_games(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from miai.server.play import judging
 
@@ -214,9 +214,10 @@ def test_judging_a_finished_game_does_not_hold_up_other_games(
         return frozenset(), frozenset()
 
     monkeypatch.setattr(judging, "_judge", slow_judge)
+    monkeypatch.setattr(judging, "_recent", OrderedDict())  # no verdict remembered from another test
 
-    async def work(path: Path) -> None:
-        async with started_games(path) as (service, _engine, games):
+    async def work(url: str) -> None:
+        async with started_games(url) as (service, _engine, games):
             (g1, b1, w1), (g2, b2, _) = games[0], games[1]
             await service.move(b1, g1, "pass")
             ending = asyncio.create_task(service.move(w1, g1, "pass"))  # ends game 1: dead stones judged
@@ -229,4 +230,4 @@ def test_judging_a_finished_game_does_not_hold_up_other_games(
                 game = await db.get(Game, g1)
                 assert game is not None and game.status == "finished" and game.result is not None
 
-    run(work, tmp_path)
+    run(work, database_url)

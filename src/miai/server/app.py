@@ -63,7 +63,6 @@ def create_app(
             mailer,
             settings.confirm_window_seconds,
             now,
-            single_writer=settings.effective_database_url.startswith("sqlite"),
         )
         app.state.computers = Computers(app.state.games, chooser or engine_chooser)
         tasks: list[asyncio.Task[Any]] = []

@@ -17,7 +17,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -81,7 +80,6 @@ class GameService:
         mailer: Mailer,
         confirm_window: float = 300,
         now: Clock = system_now,
-        single_writer: bool = False,
     ) -> None:
         self.sessions = sessions
         self.hub = hub
@@ -90,59 +88,34 @@ class GameService:
         self.now = now
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._cache: dict[int, Live] = {}
-        self._group = GroupWriter(sessions) if single_writer else None
+        self._group = GroupWriter(sessions)
         self._random = random.Random(secrets.randbits(64))
 
     # ------------------------------------------------------------------------- the command stream
 
     @contextlib.asynccontextmanager
     async def command(self, game_id: int, expected: int | None = None) -> AsyncIterator[Tx]:
-        """Lock the game, open a transaction, and on success store events, bump the version, publish."""
+        """Lock the game, take the writer's turn, and once the command's writes are committed (with the
+        rest of their group, see `group.py`) bring the caches up to date and publish its events."""
         async with self._locks[game_id]:
-            if self._group is not None:
-                async with self._group.turn() as db:
-                    tx = await self._begin(db, game_id, expected)
-                    yield tx
-                    writes = self._writes(tx)
-                    stored = self._group.add(writes) if writes else None
-                if stored is not None and writes is not None:
-                    await stored
-                    await self._stored(tx, writes)
-            else:
-                async with self.sessions() as db:
-                    tx = await self._begin(db, game_id, expected)
-                    yield tx
-                    writes = self._writes(tx)
-                    if writes is not None:
-                        if await repo.store_commands(db, [writes]):
-                            await db.rollback()
-                            self._cache.pop(game_id, None)
-                            raise Stale(
-                                "another command changed the game first; try again", version=tx.version + 1
-                            )
-                        try:
-                            await db.commit()
-                        except IntegrityError:
-                            await db.rollback()
-                            self._cache.pop(game_id, None)
-                            raise Stale("another command changed the game first; try again") from None
-                        await self._stored(tx, writes)
+            async with self._group.turn() as db:
+                game = await self._group.game(db, game_id)
+                if game is None:
+                    raise NotFound(f"there is no game {game_id}")
+                if expected is not None and expected != game.version:
+                    raise Stale(
+                        f"the game has moved on (version {game.version}, you sent {expected})",
+                        version=game.version,
+                    )
+                tx = Tx(db, game, game.version)
+                yield tx
+                writes = self._writes(tx)
+                stored = self._group.add(writes) if writes else None
+            if stored is not None and writes is not None:
+                await stored
+                await self._stored(tx, writes)
             for message in tx.notices:
                 await self.hub.publish(message)
-
-    async def _begin(self, db: AsyncSession, game_id: int, expected: int | None) -> Tx:
-        if self._group is not None:
-            game = await self._group.game(db, game_id)
-        else:
-            game = await repo.game_for_update(db, game_id)
-        if game is None:
-            raise NotFound(f"there is no game {game_id}")
-        if expected is not None and expected != game.version:
-            raise Stale(
-                f"the game has moved on (version {game.version}, you sent {expected})",
-                version=game.version,
-            )
-        return Tx(db, game, game.version)
 
     def _writes(self, tx: Tx) -> repo.CommandWrites | None:
         if not (tx.events or tx.changes):
@@ -215,8 +188,7 @@ class GameService:
 
     async def close(self) -> None:
         """Wait for the last group of commands to be stored (server shutdown)."""
-        if self._group is not None:
-            await self._group.close()
+        await self._group.close()
 
     def after_commit(self, game_id: int, version: int) -> None:
         """Hook run after every stored command (the computer players start thinking here)."""

@@ -109,6 +109,7 @@ async def store_commands(
     moved on: then RowsMovedOn is raised, and the caller rolls back and calls again `one_by_one`."""
     connection = await db.connection()
     run = await _statements_for(connection)
+    one_by_one = one_by_one or isinstance(run, _CoreStatements)  # other drivers' executemany counts no rows
     stale: set[int] = set()
     alike: dict[tuple[str, ...], list[CommandWrites]] = {}
     for w in writes:
