@@ -24,3 +24,15 @@ def test_two_players_play_a_short_game(client: TestClient) -> None:
     final = bob.get(f"/api/v1/games/{gid}").json()
     assert final["status"] == "finished"
     assert final["result"]["winners"] == [1]
+
+
+def test_the_openapi_schema_documents_the_errors_the_api_really_sends(client: TestClient) -> None:
+    spec = client.get("/api/v1/openapi.json").json()
+    schemas = spec["components"]["schemas"]
+    assert "HTTPValidationError" not in schemas and set(schemas["Error"]["required"]) == {"error", "message"}
+    create = spec["paths"]["/api/v1/games"]["post"]["responses"]
+    assert "422" not in create
+    assert create["4XX"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    alice = register(client, "alice")
+    refused = alice.post("/api/v1/games", {"size": "huge"})  # a validation error, as documented
+    assert refused.status_code == 422 and set(refused.json()) >= {"error", "message"}

@@ -13,7 +13,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 import miai
-from miai.server.api import accounts, admin, games, practice
+from miai.server.api import accounts, admin, games, openapi, practice
 from miai.server.auth import RateLimiter, set_password_cost
 from miai.server.notify.outbox import run_outbox
 from miai.server.play.computer import Chooser, Computers, engine_chooser
@@ -102,6 +102,7 @@ def create_app(
         docs_url="/api/v1/docs",
         redoc_url=None,
     )
+    openapi.install(app)
     app.state.settings = settings
     app.state.login_limiter = RateLimiter(settings.login_attempts_per_minute)
 
