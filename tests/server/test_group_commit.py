@@ -73,6 +73,23 @@ def run(work: Callable[[str], Awaitable[None]], url: str) -> None:
     asyncio.run(work(url))
 
 
+def another_process_moves_on(
+    monkeypatch: pytest.MonkeyPatch, engine: Any, game_id: int, by: int, grouped: bool = False
+) -> None:
+    """The next store finds the game's row moved on by another process between our read and our write."""
+    real = repo.store_commands
+
+    async def another_process_first(db: Any, writes: Any) -> set[int]:
+        assert not grouped or len(writes) > 1  # the moves were grouped
+        monkeypatch.setattr(repo, "store_commands", real)
+        async with engine.connect() as other:
+            await other.execute(update(Game).where(Game.id == game_id).values(version=Game.version + by))
+            await other.commit()
+        return await real(db, writes)
+
+    monkeypatch.setattr(repo, "store_commands", another_process_first)
+
+
 def test_concurrent_moves_share_commits_and_are_all_stored(database_url: str) -> None:
     async def work(url: str) -> None:
         async with started_games(url) as (service, engine, games):
@@ -130,17 +147,7 @@ def test_a_game_changed_by_another_process_meanwhile_is_refused(
         async with started_games(url) as (service, engine, games):
             game_id, black, white = games[0]
             await service.move(black, game_id, "E5")
-            real = repo.store_commands
-
-            async def another_process_first(db: Any, writes: Any) -> list[int]:
-                monkeypatch.setattr(repo, "store_commands", real)
-                bump = update(Game).where(Game.id == game_id).values(version=Game.version + 1)
-                async with engine.connect() as other:  # moves the game on between our read and our write
-                    await other.execute(bump)
-                    await other.commit()
-                return await real(db, writes)
-
-            monkeypatch.setattr(repo, "store_commands", another_process_first)
+            another_process_moves_on(monkeypatch, engine, game_id, by=1)
             with pytest.raises(Stale):
                 await service.move(white, game_id, "D4")
             assert await stored_moves(service, game_id) == ["E5"]
@@ -157,18 +164,7 @@ def test_only_the_game_changed_elsewhere_fails_in_its_group(
     async def work(url: str) -> None:
         async with started_games(url) as (service, engine, games):
             victim = games[3][0]
-            real = repo.store_commands
-
-            async def another_process_first(db: Any, writes: Any) -> set[int]:
-                assert len(writes) > 1  # the moves were grouped
-                monkeypatch.setattr(repo, "store_commands", real)
-                bump = update(Game).where(Game.id == victim).values(version=Game.version + 5)
-                async with engine.connect() as other:
-                    await other.execute(bump)
-                    await other.commit()
-                return await real(db, writes)
-
-            monkeypatch.setattr(repo, "store_commands", another_process_first)
+            another_process_moves_on(monkeypatch, engine, victim, by=5, grouped=True)
             answers = await asyncio.gather(
                 *(service.move(b, g, "E5") for g, b, _ in games), return_exceptions=True
             )
