@@ -167,6 +167,28 @@ def test_a_read_racing_a_move_sees_the_game_as_it_read_it(client: TestClient) ->
     assert moves(alice, gid) == ["E5"]
 
 
+def test_a_read_racing_an_undo_reads_the_game_again(client: TestClient) -> None:
+    """An undo that removes moves after the reader has the game row: the reader reads the row again."""
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 9, "mode": "local"})["id"]
+    for vertex in ("E5", "D4", "C3"):
+        alice.ok(f"/api/v1/games/{gid}/moves", {"move": vertex})
+    games = client.app.state.games  # type: ignore[attr-defined]
+
+    async def race() -> tuple[int, int]:
+        async with games.sessions() as db:
+            stale = await repo.game_for_update(db, gid)  # the reader has the game row at 3 plies ...
+            async with games.sessions() as other:
+                user = await repo.user_by_name(other, "alice")
+            await client.app.state.computers.undo(user, gid)  # type: ignore[attr-defined]  # ... then C3 goes
+            games._cache.clear()
+            state = await games.current_state(db, stale)
+            return state.plies, stale.plies
+
+    assert client.portal.call(race) == (2, 2)  # type: ignore[attr-defined]
+    assert moves(alice, gid) == ["E5", "D4"]
+
+
 def test_a_computer_seat_played_by_an_external_engine_by_name(client: TestClient) -> None:
     """Levels may name an operator's GTP engine; such a seat loads and plays like a numbered one."""
     alice = register(client, "alice")

@@ -41,6 +41,8 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
     """Everything a client needs to draw a game, as this viewer may see it."""
     table = table_of(game.kind, game.options)
     options = table.options
+    # First: if the record changed since `game` was read, this reads the row again (then all below agrees).
+    state = await service.current_state(db, game) if game.status in {"active", "finished"} else None
     players = await repo.players_of(db, game.id)
     users = await repo.users_by_ids(db, [p.user_id for p in players])
     team = viewer_team(players, user_id)
@@ -81,11 +83,12 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
         data["invite_code"] = game.invite_code
     data["draw_offers"] = list(game.draw_offers)
     data["redo"] = len(game.redo)
-    if game.status in {"active", "finished"}:
-        data["position"] = table.position(await service.current_state(db, game))
+    if state is not None:
+        data["position"] = table.position(state)
         data["moves"] = [
             {"ply": m.ply, "team": m.team, "seat": m.seat, "move": m.move, "user_id": m.user_id}
             for m in await repo.moves_of(db, game.id)
+            if m.ply <= game.plies  # not a move stored after the row was read
         ]
     audiences = audiences_for(team, user_id, game.status == "finished", options.teams)
     data["chat"] = [

@@ -37,6 +37,10 @@ from miai.server.storage.models import Game, GameEvent, GamePlayer, ScoreFlag, U
 Clock = Callable[[], datetime]
 
 
+class RecordMoved(RuntimeError):
+    """The stored moves no longer match the game row read before them: read the row again."""
+
+
 def system_now() -> datetime:
     return datetime.now(UTC)
 
@@ -159,12 +163,20 @@ class GameService:
 
     async def current_state(self, db: AsyncSession, game: Game) -> Any:
         """The rules state of a game as stored at `game.version` (from the cache when it is current)."""
-        cached = self._cache.get(game.id)
-        if cached is not None and cached.version == game.version:
-            return cached.state
-        live = await self._rebuild(db, game)
-        self._cache[game.id] = live
-        return live.state
+        for attempt in range(3):
+            cached = self._cache.get(game.id)
+            if cached is not None and cached.version == game.version:
+                return cached.state
+            try:
+                live = await self._rebuild(db, game)
+            except RecordMoved:
+                if attempt == 2:
+                    raise
+                await db.refresh(game)  # a command (an undo, say) changed the record after the row was read
+                continue
+            self._cache[game.id] = live
+            return live.state
+        raise AssertionError("unreachable")
 
     async def _rebuild(self, db: AsyncSession, game: Game) -> Live:
         table = table_of(game.kind, game.options)
@@ -176,9 +188,7 @@ class GameService:
                 break  # stored after this game row was read (a read racing a move): not part of its version
             state = table.replay(state, record.move)
         if state.plies != game.plies:
-            raise RuntimeError(
-                f"game {game.id}: stored record replays to {state.plies} plies, not {game.plies}"
-            )
+            raise RecordMoved(f"game {game.id}: the record replays to {state.plies} plies, not {game.plies}")
         return Live(game.version, state, seats, table, await self._bots_of(db, seats))
 
     async def _bots_of(self, db: AsyncSession, seats: dict[tuple[int, int], int]) -> dict[int, int | str]:
