@@ -6,7 +6,7 @@ from typing import Any
 
 from playwright.sync_api import Page, expect
 
-from tests.web.ui import User, api, counter, game_id_of, point, register_by_api
+from tests.web.ui import User, api, counter, point, register_by_api, submit_new_game
 
 
 def sign_up(user: User, one_click: bool = False) -> str:
@@ -20,17 +20,8 @@ def sign_up(user: User, one_click: bool = False) -> str:
 def create_game(page: Page, kind: str, team: int, **options: str) -> int:
     """Create a two-player game of `kind` on the create form, choosing the kind's own options by field id."""
     page.goto("/new")
-    page.select_option("#kind", kind)
-    for name, value in options.items():
-        field = page.locator(f"#kind-{name}")
-        if field.evaluate("el => el.tagName") == "SELECT":
-            field.select_option(value)
-        else:
-            field.fill(value)
-    page.select_option("#team", str(team))
-    page.click("#create-submit")
-    expect(page.locator(".board")).to_be_visible()
-    return game_id_of(page)
+    kind_options = {f"kind-{name}": value for name, value in options.items()}
+    return submit_new_game(page, {"kind": kind, **kind_options, "team": str(team)})
 
 
 def join_and_start(creator: User, other: User, gid: int, team: int) -> None:
@@ -42,19 +33,9 @@ def join_and_start(creator: User, other: User, gid: int, team: int) -> None:
 
 def practice(page: Page, kind: str, colour: str, level: int = 1, **options: str) -> int:
     page.goto("/new")
-    page.select_option("#practice-kind", kind)
-    for name, value in options.items():
-        field = page.locator(f"#practice-kind-{name}")
-        if field.evaluate("el => el.tagName") == "SELECT":
-            field.select_option(value)
-        else:
-            field.fill(value)
-    page.select_option("#practice-mode", "computer")
-    page.select_option("#practice-colour", colour)
-    page.select_option("#practice-level", str(level))
-    page.click("#practice-submit")
-    expect(page.locator(".board")).to_be_visible()
-    return game_id_of(page)
+    kind_options = {f"practice-kind-{name}": value for name, value in options.items()}
+    fields = {"practice-kind": kind, **kind_options, "practice-mode": "computer", "practice-colour": colour}
+    return submit_new_game(page, {**fields, "practice-level": str(level)}, "#practice-submit")
 
 
 def enter(page: Page, clicks: list[str], moves_after: int, one_click: bool = False) -> None:

@@ -9,16 +9,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, Page, expect
 
 from miai.core import amazons
-from tests.web.games_ui import (
-    create_game,
-    enter,
-    headline,
-    join_and_start,
-    practice,
-    sign_up,
-    snapshot,
-    wait_my_turn,
-)
+from tests.web import games_ui
 from tests.web.ui import board_shot, counter, expect_point, open_browser, point
 
 # Found by a search for a short game: after these ten moves White, to move, has no queen that can move.
@@ -44,12 +35,12 @@ def targets(page: Page) -> set[str]:
 def test_amazons_two_players_in_three_clicks(browser: Browser, server: str, artifacts: Path) -> None:
     alice = open_browser(browser, server, "aliceamz")
     bob = open_browser(browser, server, "bobamz")
-    sign_up(alice)
-    sign_up(bob, one_click=True)
-    gid = create_game(alice.page, "amazons", 1)
-    join_and_start(alice, bob, gid, 2)
+    games_ui.sign_up(alice)
+    games_ui.sign_up(bob, one_click=True)
+    gid = games_ui.create_game(alice.page, "amazons", 1)
+    games_ui.join_and_start(alice, bob, gid, 2)
     page = alice.page
-    wait_my_turn(page)
+    games_ui.wait_my_turn(page)
     expect(page.locator("#turn")).to_contain_text("Your turn (White)")
     expect(page.locator("#pass")).to_be_hidden()
     expect_point(page, "d1", "White queen, can move")
@@ -87,15 +78,15 @@ def test_amazons_two_players_in_three_clicks(browser: Browser, server: str, arti
 
     for ply, move in enumerate(SCRIPT[1:], start=2):
         user, one_click = (alice, False) if ply % 2 == 1 else (bob, True)
-        enter(user.page, clicks(move), ply, one_click)
+        games_ui.enter(user.page, clicks(move), ply, one_click)
 
     for user in (alice, bob):
-        expect(headline(user.page)).to_have_text("Black wins: White cannot move.")
+        expect(games_ui.headline(user.page)).to_have_text("Black wins: White cannot move.")
         expect(user.page.locator("#move-list li")).to_have_count(len(SCRIPT))
         expect(user.page.locator(".board .arrow")).to_have_count(len(SCRIPT))
     expect(page.locator("#move-list li").first).to_have_text(f"White {SCRIPT[0]}")
     board_shot(page, artifacts / "amazons-finished.png")
-    final = snapshot(alice, gid)
+    final = games_ui.snapshot(alice, gid)
     assert final["result"]["winners"] == [2] and final["result"]["reason"] == "noMoves"
     for user in (alice, bob):
         user.check_no_errors()
@@ -129,14 +120,14 @@ def mobility(state: amazons.AmazonsState, player: int) -> int:
 
 def test_amazons_against_the_computer(browser: Browser, server: str, artifacts: Path) -> None:
     user = open_browser(browser, server, "soloamz")
-    sign_up(user, one_click=True)
+    games_ui.sign_up(user, one_click=True)
     page = user.page
-    gid = practice(page, "amazons", "first", level=1)
+    gid = games_ui.practice(page, "amazons", "first", level=1)
     for _ in range(46):  # White makes at most 46 of the 92 moves a game can have
         expect(page.locator("#turn.mine, #result-headline").first).to_be_visible(timeout=60_000)
-        if headline(page).is_visible():
+        if games_ui.headline(page).is_visible():
             break
-        snap = snapshot(user, gid)
+        snap = games_ui.snapshot(user, gid)
         state = state_of(snap["position"])
         move = min(state.legal_moves(), key=lambda m: (mobility(state.play(m), amazons.WHITE), m))
         text = amazons.format_move(move)
@@ -145,13 +136,13 @@ def test_amazons_against_the_computer(browser: Browser, server: str, artifacts: 
             point(page, square).click()
         expect(page.locator("#move-list li").nth(len(snap["moves"]))).to_have_text(f"White {text}")
 
-    record = snapshot(user, gid)
+    record = games_ui.snapshot(user, gid)
     state = amazons.new_game()
     for m in record["moves"]:
         state = state.play(amazons.parse_move(m["move"]))
     assert state.is_over and state.reason == "noMoves"
     winner, loser = amazons.PLAYER_NAMES[state.winner], amazons.PLAYER_NAMES[1 - state.winner]  # type: ignore[operator]
-    expect(headline(page)).to_have_text(f"{winner} wins: {loser} cannot move.")
+    expect(games_ui.headline(page)).to_have_text(f"{winner} wins: {loser} cannot move.")
     board_shot(page, artifacts / "amazons-vs-computer.png")
     user.check_no_errors()
     user.context.close()

@@ -11,7 +11,7 @@ import re
 
 from playwright.sync_api import Browser, expect
 
-from tests.web.ui import counter, game_id_of, open_browser, register_by_api
+from tests.web.ui import counter, open_browser, register_by_api, submit_new_game
 
 REPLY_MS = 120_000
 
@@ -22,12 +22,7 @@ def test_creator_adds_computers_to_a_three_colour_game(browser: Browser, server:
     register_by_api(bob)
     page = alice.page
     page.goto("/new")
-    page.fill("#size", "9")
-    page.select_option("#teams", "3")
-    page.select_option("#team", "1")
-    page.click("#create-submit")
-    expect(page.locator("#add-computer")).to_be_visible()
-    gid = game_id_of(page)
+    gid = submit_new_game(page, {"size": "9", "teams": "3", "team": "1"}, shown="#add-computer")
     team_choice = page.locator("#computer-team option")
     expect(team_choice).to_have_text(["Team 2 (white)", "Team 3 (red)"])  # team 1's only seat is alice's
 

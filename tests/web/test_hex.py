@@ -13,16 +13,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, expect
 
 from miai.core import hex
-from tests.web.games_ui import (
-    create_game,
-    enter,
-    headline,
-    join_and_start,
-    practice,
-    sign_up,
-    snapshot,
-    wait_my_turn,
-)
+from tests.web import games_ui
 from tests.web.ui import board_shot, counter, expect_point, open_browser, point
 
 # Black (alice) plays b3, White (bob) swaps it to c2, then Black builds column d while White plays column a.
@@ -32,18 +23,18 @@ SCRIPT = ["b3", "swap", "d1", "a1", "d2", "a3", "d3", "a4", "d4", "a5", "d5"]
 def test_hex_two_players_with_swap(browser: Browser, server: str, artifacts: Path) -> None:
     alice = open_browser(browser, server, "alicehex")
     bob = open_browser(browser, server, "bobhex")
-    sign_up(alice)
-    sign_up(bob, one_click=True)
-    gid = create_game(alice.page, "hex", 1, size="5", opening="swap")
+    games_ui.sign_up(alice)
+    games_ui.sign_up(bob, one_click=True)
+    gid = games_ui.create_game(alice.page, "hex", 1, size="5", opening="swap")
     expect(alice.page.locator(".summary")).to_contain_text("Hex · 5×5 · swap rule")
-    join_and_start(alice, bob, gid, 2)
+    games_ui.join_and_start(alice, bob, gid, 2)
     expect(alice.page.locator("#turn")).to_contain_text("Your turn (Black)")
     expect(bob.page.locator("#turn")).to_contain_text("Black to move: alicehex")
     expect(alice.page.locator("#pass")).to_be_hidden()
     expect(alice.page.locator("#swap")).to_have_count(0)
     expect(alice.page.locator(".board")).to_have_attribute("aria-roledescription", "Hex board")
 
-    enter(alice.page, ["b3"], 1)
+    games_ui.enter(alice.page, ["b3"], 1)
     expect_point(bob.page, "b3", "Black stone, last move")
     expect(bob.page.locator("#swap")).to_be_visible()
     bob.page.click("#swap")
@@ -56,12 +47,12 @@ def test_hex_two_players_with_swap(browser: Browser, server: str, artifacts: Pat
 
     for ply, move in enumerate(SCRIPT[2:], start=3):
         mover, one_click = (alice, False) if ply % 2 == 1 else (bob, True)
-        wait_my_turn(mover.page)
+        games_ui.wait_my_turn(mover.page)
         expect(mover.page.locator("#swap")).to_have_count(0)
-        enter(mover.page, [move], ply, one_click)
+        games_ui.enter(mover.page, [move], ply, one_click)
 
     for user in (alice, bob):
-        expect(headline(user.page)).to_have_text("Black wins: Black joined their two edges.")
+        expect(games_ui.headline(user.page)).to_have_text("Black wins: Black joined their two edges.")
         expect(user.page.locator("#move-list li")).to_have_count(len(SCRIPT))
         expect(user.page.locator("#move-list li").nth(1)).to_have_text("White swap")
     expect(alice.page.locator("#move-list li").last).to_have_text("Black d5")
@@ -77,7 +68,7 @@ def test_hex_two_players_with_swap(browser: Browser, server: str, artifacts: Pat
     alice.page.click('button[aria-label="Last move"]')
     expect_point(alice.page, "d5", "Black stone, last move")
 
-    final = snapshot(alice, gid)
+    final = games_ui.snapshot(alice, gid)
     assert final["result"]["winners"] == [1] and final["result"]["reason"] == "connection"
     for user in (alice, bob):
         user.check_no_errors()
@@ -88,29 +79,29 @@ def test_hex_against_the_computer(browser: Browser, server: str, artifacts: Path
     """The human (Black, first) plays the first legal cell of a fixed order down the middle until someone
     connects; the page must name the winner the rules core finds when it replays the record."""
     user = open_browser(browser, server, "solohex")
-    sign_up(user, one_click=True)
+    games_ui.sign_up(user, one_click=True)
     page = user.page
-    gid = practice(page, "hex", "first", level=1, size="5", opening="none")
+    gid = games_ui.practice(page, "hex", "first", level=1, size="5", opening="none")
     order = [f"{c}{r}" for c in "cbdae" for r in range(1, 6)]
     plies = 0
     while True:
         expect(page.locator("#turn.mine, #result-headline").first).to_be_visible(timeout=60_000)
-        if headline(page).is_visible():
+        if games_ui.headline(page).is_visible():
             break
-        legal = set(snapshot(user, gid)["position"]["legal"])
+        legal = set(games_ui.snapshot(user, gid)["position"]["legal"])
         move = next(cell for cell in order if cell in legal)
         point(page, move).click()
         plies += 1
         expect(point(page, move)).to_have_attribute("aria-label", re.compile(f"^{move}: Black stone"))
         assert plies <= 13, "a 5×5 board has 25 cells"
 
-    record = snapshot(user, gid)
+    record = games_ui.snapshot(user, gid)
     state = hex.new_game(5, hex.Opening.NONE)
     for m in record["moves"]:
         state = state.play(hex.parse_move(m["move"], 5))
     assert state.is_over and state.reason == "connection"
     winner = hex.PLAYER_NAMES[state.winner]
-    expect(headline(page)).to_have_text(f"{winner} wins: {winner} joined their two edges.")
+    expect(games_ui.headline(page)).to_have_text(f"{winner} wins: {winner} joined their two edges.")
     expect(page.locator("#move-list li")).to_have_count(len(record["moves"]))
     board_shot(page, artifacts / "hex-vs-computer.png")
     user.check_no_errors()

@@ -13,16 +13,7 @@ from pathlib import Path
 from playwright.sync_api import Browser, expect
 
 from miai.core import tanbo
-from tests.web.games_ui import (
-    create_game,
-    enter,
-    headline,
-    join_and_start,
-    practice,
-    sign_up,
-    snapshot,
-    wait_my_turn,
-)
+from tests.web import games_ui
 from tests.web.ui import api, board_shot, counter, expect_point, open_browser, point
 
 RECORD = [
@@ -49,10 +40,10 @@ RECORD = [
 def test_tanbo_two_players_until_white_is_eliminated(browser: Browser, server: str, artifacts: Path) -> None:
     alice = open_browser(browser, server, "alicetanbo")
     bob = open_browser(browser, server, "bobtanbo")
-    csrf_alice = sign_up(alice)
-    csrf_bob = sign_up(bob)
-    gid = create_game(alice.page, "tanbo", 1)
-    join_and_start(alice, bob, gid, 2)
+    csrf_alice = games_ui.sign_up(alice)
+    csrf_bob = games_ui.sign_up(bob)
+    gid = games_ui.create_game(alice.page, "tanbo", 1)
+    games_ui.join_and_start(alice, bob, gid, 2)
     page = alice.page
     expect(page.locator("#turn")).to_contain_text("Your turn (Black)")
     expect(page.locator("#pass")).to_be_hidden()
@@ -64,7 +55,7 @@ def test_tanbo_two_players_until_white_is_eliminated(browser: Browser, server: s
     )
 
     # The first move with a preview and Submit Move; then one-click play (the page reads it on reload).
-    enter(page, [RECORD[0]], 1)
+    games_ui.enter(page, [RECORD[0]], 1)
     api(alice, csrf_alice, "PATCH", "/me/settings", {"one_click": True})
     page.reload()
     state = tanbo.new_game().play(tanbo.parse_move(RECORD[0]))
@@ -72,7 +63,7 @@ def test_tanbo_two_players_until_white_is_eliminated(browser: Browser, server: s
         if ply % 2 == 0:
             api(bob, csrf_bob, "POST", f"/games/{gid}/moves", {"move": move})
         else:
-            enter(page, [move], ply, one_click=True)
+            games_ui.enter(page, [move], ply, one_click=True)
         state = state.play(tanbo.parse_move(move))
         if ply == 53:  # Black's P17 removes a White root: the page shows the emptied points
             gone = [tanbo.format_move(tanbo.Place(p)) for p in state.removed]
@@ -83,13 +74,13 @@ def test_tanbo_two_players_until_white_is_eliminated(browser: Browser, server: s
 
     assert state.is_over and state.winner == tanbo.BLACK
     for user in (alice, bob):
-        expect(headline(user.page)).to_have_text("Black wins: White has no stones left.")
+        expect(games_ui.headline(user.page)).to_have_text("Black wins: White has no stones left.")
         expect(counter(user.page)).to_contain_text(
             f"Move {len(RECORD)} of {len(RECORD)} · Black: {RECORD[-1]}"
         )
     expect(page.locator(".board .stone[data-team='2']")).to_have_count(0)
     expect(page.locator(".board .root-line[data-team='1']")).to_have_count(1)
-    final = snapshot(alice, gid)
+    final = games_ui.snapshot(alice, gid)
     assert final["result"]["winners"] == [1] and final["result"]["reason"] == "eliminated"
     board_shot(page, artifacts / "tanbo-finished.png")
     for user in (alice, bob):
@@ -99,20 +90,20 @@ def test_tanbo_two_players_until_white_is_eliminated(browser: Browser, server: s
 
 def test_tanbo_against_the_computer_until_resignation(browser: Browser, server: str) -> None:
     user = open_browser(browser, server, "solotanbo")
-    sign_up(user, one_click=True)
+    games_ui.sign_up(user, one_click=True)
     page = user.page
-    gid = practice(page, "tanbo", "first", level=1)
+    gid = games_ui.practice(page, "tanbo", "first", level=1)
     expect(page.locator("#practice-start")).to_be_visible()
     for ply in (1, 3, 5):
-        wait_my_turn(page)
-        move = snapshot(user, gid)["position"]["legal"][0]
+        games_ui.wait_my_turn(page)
+        move = games_ui.snapshot(user, gid)["position"]["legal"][0]
         point(page, move).click()
         expect(counter(page)).to_contain_text(f"Move {ply + 1} of {ply + 1} · White: ", timeout=60_000)
         expect(page.locator("#move-list li")).to_have_count(ply + 1)
     page.click("#resign")
     page.click("#confirm-ok")
-    expect(headline(page)).to_have_text("White wins: Black resigned.")
-    final = snapshot(user, gid)
+    expect(games_ui.headline(page)).to_have_text("White wins: Black resigned.")
+    final = games_ui.snapshot(user, gid)
     assert final["result"]["winners"] == [2] and final["result"]["reason"] == "resign"
     user.check_no_errors()
     user.context.close()

@@ -19,12 +19,12 @@ from tests.web.ui import (
     chat,
     counter,
     expect_point,
-    game_id_of,
     open_browser,
     pass_turn,
     play,
     point,
     register_in_ui,
+    submit_new_game,
     wait_moves,
 )
 
@@ -44,13 +44,7 @@ def test_three_users_play_a_three_colour_game_to_the_end(
     expect(bob.page.locator("#open-games")).to_be_visible()
     page = alice.page
     page.click("#nav-new")
-    page.fill("#size", "9")
-    page.select_option("#teams", "3")
-    page.fill("#players-per-team", "2")
-    page.select_option("#team", "1")
-    page.click("#create-submit")
-    expect(page.locator(".board")).to_be_visible()
-    gid = game_id_of(page)
+    gid = submit_new_game(page, {"size": "9", "teams": "3", "players-per-team": "2", "team": "1"})
     row = bob.page.locator(f'.game-row[data-game="{gid}"]')
     expect(row).to_contain_text("5 free seats of 6")
     row.locator('button[data-team="1"]').click()  # bob joins alice's team from the lobby

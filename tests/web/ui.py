@@ -78,6 +78,26 @@ def game_id_of(page: Page) -> int:
     return int(match.group(1))
 
 
+def fill_form(page: Page, fields: dict[str, str]) -> None:
+    """Set form fields by id, in order (a choice may show more fields): selects choose, inputs are typed."""
+    for name, value in fields.items():
+        field = page.locator(f"#{name}")
+        if field.evaluate("el => el.tagName") == "SELECT":
+            field.select_option(value)
+        else:
+            field.fill(value)
+
+
+def submit_new_game(
+    page: Page, fields: dict[str, str], button: str = "#create-submit", shown: str = ".board"
+) -> int:
+    """On the open create form: fill `fields`, press `button`; the new game's id once `shown` is visible."""
+    fill_form(page, fields)
+    page.click(button)
+    expect(page.locator(shown)).to_be_visible()
+    return game_id_of(page)
+
+
 def point(page: Page, vertex: str) -> Any:
     """A board point, found by its ARIA label ("E5: empty", "E5: team 1 stone ...")."""
     return page.locator(f'.board [role="gridcell"][aria-label^="{vertex}:"]')

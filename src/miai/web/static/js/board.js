@@ -1,11 +1,10 @@
 // The SVG board: any size 5..25, coordinates, stones with team marks, last move, territory map,
 // a keyboard cursor (arrow keys, Enter plays) and an ARIA grid naming every point and what is on it.
 import { LETTERS, vertex } from './format.js';
+import { GridBoard } from './gridboard.js';
 import { markSvg, teamStyle, territorySvg } from './palette.js';
 
 const S = 10; // one grid step in SVG units
-const NS = 'http://www.w3.org/2000/svg';
-let boards = 0;
 
 function starPoints(size) {
   if (size < 7) return [];
@@ -28,90 +27,34 @@ function deadMark(x, y, d) {
   return `<g class="dead-mark"><path class="halo" d="${path}"/><path d="${path}"/></g>`;
 }
 
-export class BoardView {
+export class BoardView extends GridBoard {
   /**
    * handlers: onActivate(p) on click or Enter, onHover(p | null) as the pointer moves, onCursor(p) when the
    * keyboard cursor moves, onKey(event) for keys the board does not use.
    */
   constructor(host, handlers = {}) {
-    this.id = `board${++boards}`;
-    this.handlers = handlers;
-    this.view = null;
-    this.cursor = null;
+    super(host, handlers, 'Go board');
     this.overlayState = {};
-    this.svg = document.createElementNS(NS, 'svg');
-    this.svg.classList.add('board');
-    this.svg.setAttribute('role', 'grid');
-    this.svg.setAttribute('tabindex', '0');
-    this.svg.setAttribute('aria-roledescription', 'Go board');
-    this.base = document.createElementNS(NS, 'g');
-    this.marks = document.createElementNS(NS, 'g');
-    this.over = document.createElementNS(NS, 'g');
-    this.hits = document.createElementNS(NS, 'g');
-    this.base.setAttribute('aria-hidden', 'true');
-    this.marks.setAttribute('aria-hidden', 'true');
-    this.over.setAttribute('aria-hidden', 'true');
-    this.over.classList.add('overlay');
-    this.svg.append(this.base, this.marks, this.over, this.hits);
-    host.append(this.svg);
-    this.svg.addEventListener('pointermove', (e) => this.handlers.onHover?.(this.pointOf(e)));
-    this.svg.addEventListener('pointerleave', () => this.handlers.onHover?.(null));
-    this.svg.addEventListener('click', (e) => {
-      const p = this.pointOf(e);
-      if (p === null) return;
-      this.setCursor(p, false);
-      this.handlers.onActivate?.(p, false);
-    });
-    this.svg.addEventListener('keydown', (e) => this.key(e));
-    this.svg.addEventListener('pointerdown', () => {
-      this.keyboard = false; // the cursor square is for keyboard users only
-    });
-    this.svg.addEventListener('focus', () => {
-      if (!this.svg.matches(':focus-visible') || !this.view) return;
-      this.keyboard = true;
-      this.setCursor(this.cursor === null ? this.centre() : this.cursor, true);
-    });
   }
 
-  pointOf(event) {
-    const target = event.target.closest ? event.target.closest('[data-p]') : null;
-    return target ? Number(target.dataset.p) : null;
+  get size() {
+    return this.view.size;
   }
 
-  centre() {
-    const n = this.view.size;
-    return Math.floor(n / 2) * n + Math.floor(n / 2);
+  pointed(p) {
+    this.handlers.onHover?.(p);
   }
 
-  key(event) {
-    if (!this.view) return;
-    const n = this.view.size;
-    const p = this.cursor === null ? this.centre() : this.cursor;
-    const row = Math.floor(p / n);
-    const col = p % n;
-    const moves = {
-      ArrowUp: [row + 1, col], ArrowDown: [row - 1, col], ArrowLeft: [row, col - 1], ArrowRight: [row, col + 1],
-      Home: [row, 0], End: [row, n - 1],
-    };
-    if (event.key in moves) {
-      const [r, c] = moves[event.key];
-      event.preventDefault();
-      this.setCursor(Math.max(0, Math.min(n - 1, r)) * n + Math.max(0, Math.min(n - 1, c)), true);
-    } else if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      this.setCursor(p, true);
-      this.handlers.onActivate?.(p, true);
-    } else {
-      this.handlers.onKey?.(event);
-    }
+  activate(p, keyboard) {
+    this.handlers.onActivate?.(p, keyboard);
   }
 
-  setCursor(p, fromKeyboard) {
-    this.cursor = p;
-    if (fromKeyboard) this.keyboard = true;
-    this.svg.setAttribute('aria-activedescendant', `${this.id}-p${p}`);
+  cursorMoved(p) {
+    this.handlers.onCursor?.(p);
+  }
+
+  drawOverlay() {
     this.overlay(this.overlayState);
-    if (fromKeyboard) this.handlers.onCursor?.(p);
   }
 
   x(p) {

@@ -2,7 +2,7 @@
 // colours and burnt squares. A move takes three clicks: one of your queens, where it goes, where its arrow
 // lands; each step highlights the legal targets. Clicking the queen again steps back, Escape cancels.
 import { teamStyle } from '../palette.js';
-import { CellBoard, f, memo } from './cellboard.js';
+import { CellBoard, edgeLabels, f, memo, squarePath } from './cellboard.js';
 
 const S = 10;
 const FILES = 'abcdefghijklmnopqrstuvwxyz';
@@ -76,9 +76,7 @@ export class AmazonsBoard extends CellBoard {
   }
 
   cellPath(p, scale = 1) {
-    const [x, y] = this.xy(p);
-    const h = (S / 2) * scale;
-    return `M${f(x - h)} ${f(y - h)}H${f(x + h)}V${f(y + h)}H${f(x - h)}Z`;
+    return squarePath(this.xy(p), (S / 2) * scale);
   }
 
   drawBase() {
@@ -98,10 +96,7 @@ export class AmazonsBoard extends CellBoard {
       for (let i = 0; i < n; i++) {
         const [x] = this.xy(i);
         const [, y] = this.xy(i * n);
-        out += `<text class="coord" x="${f(x)}" y="${f(m * 0.5)}">${FILES[i]}</text>`;
-        out += `<text class="coord" x="${f(x)}" y="${f(width - m * 0.5)}">${FILES[i]}</text>`;
-        out += `<text class="coord" x="${f(m * 0.5)}" y="${f(y)}">${i + 1}</text>`;
-        out += `<text class="coord" x="${f(width - m * 0.5)}" y="${f(y)}">${i + 1}</text>`;
+        out += edgeLabels(FILES[i], i + 1, [x, m * 0.5], [x, width - m * 0.5], [m * 0.5, y], [width - m * 0.5, y]);
       }
     }
     return out;

@@ -1,9 +1,8 @@
-// What every board of a non-Go game shares: an SVG with a base layer, pieces, an overlay and a layer of
-// focusable cells (an ARIA grid naming each cell), a keyboard cursor (arrow keys, Enter activates), clicks.
+// What every board of a non-Go game shares on top of the grid of focusable cells (gridboard.js): the view a
+// game draws, the cells' labels and target highlights, the hovered cell and the keyboard cursor drawn.
 // A game's board subclasses it and draws its own cells; see games/registry.js for the contract.
 
-const NS = 'http://www.w3.org/2000/svg';
-let boards = 0;
+import { GridBoard } from '../gridboard.js';
 
 export const f = (n) => n.toFixed(2);
 
@@ -20,118 +19,49 @@ export function memo(fn) {
   };
 }
 
+/** The path of a square of half-side h centred on (x, y). */
+export function squarePath([x, y], h) {
+  return `M${f(x - h)} ${f(y - h)}H${f(x + h)}V${f(y + h)}H${f(x - h)}Z`;
+}
+
+/** A column's label above and below the board and a row's label left and right of it, at those points. */
+export function edgeLabels(column, row, top, bottom, left, right) {
+  const text = ([x, y], label) => `<text class="coord" x="${f(x)}" y="${f(y)}">${label}</text>`;
+  return text(top, column) + text(bottom, column) + text(left, row) + text(right, row);
+}
+
 function positionKey(position) {
   return `${position.plies}:${position.cells.join('')}`;
 }
 
-export class CellBoard {
+export class CellBoard extends GridBoard {
   /**
    * handlers: onMove(text, keyboard) when a whole move is chosen, onCancel() when a chosen move is dropped,
    * onHint(text, bad) to explain a click or the cursor, onKey(event) for keys the board does not use.
    */
   constructor(host, handlers, roleDescription) {
-    this.id = `board${++boards}`;
-    this.handlers = handlers;
-    this.view = null;
-    this.cursor = null;
-    this.keyboard = false;
+    super(host, handlers, roleDescription);
     this.hover = null;
-    this.svg = document.createElementNS(NS, 'svg');
-    this.svg.classList.add('board', `board-${this.kind}`);
-    this.svg.setAttribute('role', 'grid');
-    this.svg.setAttribute('tabindex', '0');
-    this.svg.setAttribute('aria-roledescription', roleDescription);
-    this.base = document.createElementNS(NS, 'g');
-    this.marks = document.createElementNS(NS, 'g');
-    this.over = document.createElementNS(NS, 'g');
-    this.hits = document.createElementNS(NS, 'g');
-    for (const layer of [this.base, this.marks, this.over]) layer.setAttribute('aria-hidden', 'true');
-    this.over.classList.add('overlay');
-    this.svg.append(this.base, this.marks, this.over, this.hits);
-    host.append(this.svg);
-    this.svg.addEventListener('pointermove', (e) => {
-      const p = this.pointOf(e);
-      if (p !== this.hover) {
-        this.hover = p;
-        this.drawOverlay();
-      }
-    });
-    this.svg.addEventListener('pointerleave', () => {
-      this.hover = null;
-      this.drawOverlay();
-    });
-    this.svg.addEventListener('click', (e) => {
-      const p = this.pointOf(e);
-      if (p === null) return;
-      this.setCursor(p, false);
-      this.activate(p, false);
-    });
-    this.svg.addEventListener('keydown', (e) => this.key(e));
-    this.svg.addEventListener('pointerdown', () => {
-      this.keyboard = false; // the cursor square is for keyboard users only
-    });
-    this.svg.addEventListener('focus', () => {
-      if (!this.svg.matches(':focus-visible') || !this.view) return;
-      this.keyboard = true;
-      this.setCursor(this.cursor === null ? this.centre() : this.cursor, true);
-    });
+    this.svg.classList.add(`board-${this.kind}`);
   }
 
   destroy() {
     this.svg.remove();
   }
 
-  pointOf(event) {
-    const target = event.target.closest ? event.target.closest('[data-p]') : null;
-    return target ? Number(target.dataset.p) : null;
-  }
-
   get size() {
     return this.view.position.size;
   }
 
-  centre() {
-    const n = this.size;
-    return Math.floor(n / 2) * n + Math.floor(n / 2);
-  }
-
-  /** +1 when row 0 is at the bottom (ArrowUp goes to a higher row), -1 when row 0 is at the top. */
-  get up() {
-    return 1;
-  }
-
-  key(event) {
-    if (!this.view) return;
-    const n = this.size;
-    const p = this.cursor === null ? this.centre() : this.cursor;
-    const row = Math.floor(p / n);
-    const col = p % n;
-    const moves = {
-      ArrowUp: [row + this.up, col], ArrowDown: [row - this.up, col], ArrowLeft: [row, col - 1],
-      ArrowRight: [row, col + 1], Home: [row, 0], End: [row, n - 1],
-    };
-    if (event.key in moves) {
-      const [r, c] = moves[event.key];
-      event.preventDefault();
-      this.setCursor(Math.max(0, Math.min(n - 1, r)) * n + Math.max(0, Math.min(n - 1, c)), true);
-    } else if (event.key === 'Enter' || event.key === ' ') {
-      event.preventDefault();
-      this.setCursor(p, true);
-      this.activate(p, true);
-    } else if (event.key === 'Escape' && this.cancel()) {
-      event.preventDefault();
-      this.handlers.onHint?.('Move cancelled.', false);
-    } else {
-      this.handlers.onKey?.(event);
+  pointed(p) {
+    if (p !== this.hover) {
+      this.hover = p;
+      this.drawOverlay();
     }
   }
 
-  setCursor(p, fromKeyboard) {
-    this.cursor = p;
-    if (fromKeyboard) this.keyboard = true;
-    this.svg.setAttribute('aria-activedescendant', `${this.id}-p${p}`);
-    this.drawOverlay();
-    if (fromKeyboard) this.handlers.onHint?.(this.describe(p), false);
+  cursorMoved(p) {
+    this.handlers.onHint?.(this.describe(p), false);
   }
 
   /**
@@ -208,6 +138,19 @@ export class CellBoard {
     return new Set(last && last.points ? last.points : []);
   }
 
+  /** One click places a stone (Hex, Tanbo): cell p, named `name`, is played if legal, else `illegal` says why. */
+  place(p, keyboard, name, illegal) {
+    if (!this.view.canPlay) {
+      this.handlers.onHint?.(this.describe(p), false);
+      return;
+    }
+    if (!this.isTarget(p)) {
+      this.handlers.onHint?.(`${name}: illegal, ${illegal}`, true);
+      return;
+    }
+    this.handlers.onMove(name, keyboard);
+  }
+
   // --- what a game's board provides
 
   /** {width, height} of the view box. */
@@ -240,13 +183,6 @@ export class CellBoard {
 
   /** Whether the cell is a legal target of the next click (drawn as a highlight; class "target"). */
   isTarget() {
-    return false;
-  }
-
-  activate() {}
-
-  /** Drop a half-entered move; `quiet` when the position changed. Returns whether there was one. */
-  cancel() {
     return false;
   }
 }

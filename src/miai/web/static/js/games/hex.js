@@ -2,7 +2,7 @@
 // every row shifted half a cell to the right of the one above). Team 1 joins the top and bottom edges, team 2
 // the left and right ones; each pair of edges is drawn in its team's colour. One click places a stone.
 import { markSvg, teamStyle } from '../palette.js';
-import { CellBoard, f, memo } from './cellboard.js';
+import { CellBoard, edgeLabels, f, memo } from './cellboard.js';
 
 const S = 10; // the width of a hexagon (flat side to flat side)
 const R = S / Math.sqrt(3); // its corner radius
@@ -103,10 +103,8 @@ export class HexBoard extends CellBoard {
         const [bx, by] = this.centre((n - 1) * n + i);
         const [lx, ly] = this.centre(i * n);
         const [rx, ry] = this.centre(i * n + n - 1);
-        out += `<text class="coord" x="${f(tx)}" y="${f(ty - R - m * 0.45)}">${LETTERS[i]}</text>`;
-        out += `<text class="coord" x="${f(bx)}" y="${f(by + R + m * 0.45)}">${LETTERS[i]}</text>`;
-        out += `<text class="coord" x="${f(lx - S / 2 - m * 0.5)}" y="${f(ly)}">${i + 1}</text>`;
-        out += `<text class="coord" x="${f(rx + S / 2 + m * 0.5)}" y="${f(ry)}">${i + 1}</text>`;
+        const [top, bottom] = [[tx, ty - R - m * 0.45], [bx, by + R + m * 0.45]];
+        out += edgeLabels(LETTERS[i], i + 1, top, bottom, [lx - S / 2 - m * 0.5, ly], [rx + S / 2 + m * 0.5, ry]);
       }
     }
     return out;
@@ -186,17 +184,8 @@ export class HexBoard extends CellBoard {
   }
 
   activate(p, keyboard) {
-    const name = cellName(p, this.size);
-    if (!this.view.canPlay) {
-      this.handlers.onHint?.(this.describe(p), false);
-      return;
-    }
-    if (!this.isTarget(p)) {
-      const why = this.view.position.cells[p] ? 'that cell is taken' : 'the opening rule forbids this cell now';
-      this.handlers.onHint?.(`${name}: illegal, ${why}`, true);
-      return;
-    }
-    this.handlers.onMove(name, keyboard);
+    const why = this.view.position.cells[p] ? 'that cell is taken' : 'the opening rule forbids this cell now';
+    this.place(p, keyboard, cellName(p, this.size), why);
   }
 }
 

@@ -2,7 +2,7 @@
 // of one root are joined by a line in their colour, so each root reads as a tree; the legal points of the
 // player to move are dotted, and the roots the last move removed are shown as faint rings.
 import { markSvg, teamStyle } from '../palette.js';
-import { CellBoard, f, memo } from './cellboard.js';
+import { CellBoard, edgeLabels, f, memo, squarePath } from './cellboard.js';
 
 const S = 10;
 const LETTERS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
@@ -70,9 +70,7 @@ export class TanboBoard extends CellBoard {
   }
 
   cellPath(p, scale = 1) {
-    const [x, y] = this.xy(p);
-    const h = (S / 2) * scale;
-    return `M${f(x - h)} ${f(y - h)}H${f(x + h)}V${f(y + h)}H${f(x - h)}Z`;
+    return squarePath(this.xy(p), (S / 2) * scale);
   }
 
   drawBase() {
@@ -89,10 +87,7 @@ export class TanboBoard extends CellBoard {
     if (this.view.coords) {
       for (let i = 0; i < n; i++) {
         const t = m + i * S;
-        out += `<text class="coord" x="${f(t)}" y="${f(m * 0.42)}">${LETTERS[i]}</text>`;
-        out += `<text class="coord" x="${f(t)}" y="${f(width - m * 0.42)}">${LETTERS[i]}</text>`;
-        out += `<text class="coord" x="${f(m * 0.42)}" y="${f(t)}">${n - i}</text>`;
-        out += `<text class="coord" x="${f(width - m * 0.42)}" y="${f(t)}">${n - i}</text>`;
+        out += edgeLabels(LETTERS[i], n - i, [t, m * 0.42], [t, width - m * 0.42], [m * 0.42, t], [width - m * 0.42, t]);
       }
     }
     return out;
@@ -199,19 +194,8 @@ export class TanboBoard extends CellBoard {
   }
 
   activate(p, keyboard) {
-    const name = vertexName(p, this.size);
-    if (!this.view.canPlay) {
-      this.handlers.onHint?.(this.describe(p), false);
-      return;
-    }
-    if (!this.isTarget(p)) {
-      const why = this.view.position.cells[p]
-        ? 'that point is taken'
-        : 'a stone must touch exactly one stone of your colour';
-      this.handlers.onHint?.(`${name}: illegal, ${why}`, true);
-      return;
-    }
-    this.handlers.onMove(name, keyboard);
+    const why = this.view.position.cells[p] ? 'that point is taken' : 'a stone must touch exactly one stone of your colour';
+    this.place(p, keyboard, vertexName(p, this.size), why);
   }
 }
 
