@@ -8,16 +8,17 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 from sqlalchemy import event, update
 
-from miai.server.play.errors import Stale
+from miai.server.play.errors import Conflict, Stale
 from miai.server.play.notifications import Mailer
 from miai.server.play.options import GoOptions
 from miai.server.play.service import GameService
-from miai.server.realtime.hub import Hub
+from miai.server.realtime.hub import Hub, Message
 from miai.server.storage import repo
 from miai.server.storage.db import make_engine, migrate, sessions
 from miai.server.storage.models import Game, User
@@ -27,7 +28,9 @@ Started = tuple[int, User, User]  # game id, black, white
 
 
 @asynccontextmanager
-async def started_games(url: str) -> AsyncIterator[tuple[GameService, Any, list[Started]]]:
+async def started_games(
+    url: str, start: bool = True
+) -> AsyncIterator[tuple[GameService, Any, list[Started]]]:
     engine = make_engine(url)
     await migrate(engine)
     maker = sessions(engine)
@@ -44,8 +47,9 @@ async def started_games(url: str) -> AsyncIterator[tuple[GameService, Any, list[
         black, white = users[2 * i], users[2 * i + 1]
         game_id = await service.create(black, GoOptions(size=9), team=1)
         await service.join(white, game_id, 2, None)
-        await service.confirm(black, game_id)
-        await service.confirm(white, game_id)
+        if start:
+            await service.confirm(black, game_id)
+            await service.confirm(white, game_id)
         games.append((game_id, black, white))
     try:
         yield service, engine, games
@@ -227,3 +231,142 @@ def test_judging_a_finished_game_does_not_hold_up_other_games(
                 assert game is not None and game.status == "finished" and game.result is not None
 
     run(work, database_url)
+
+
+def test_a_command_cancelled_while_its_group_is_stored_breaks_nothing(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A websocket closing mid-move cancels its command: the group still completes, the others are acked,
+    and the cancelled move, stored, is published and its game plays on."""
+
+    async def work(url: str) -> None:
+        async with started_games(url) as (service, _engine, games):
+            tasks = [asyncio.create_task(service.move(b, g, "E5")) for g, b, _ in games[:3]]
+            real = repo.store_commands
+
+            async def cancel_first(db: Any, writes: Any, **options: Any) -> set[int]:
+                monkeypatch.setattr(repo, "store_commands", real)
+                tasks[0].cancel()
+                await asyncio.sleep(0)
+                return await real(db, writes, **options)
+
+            monkeypatch.setattr(repo, "store_commands", cancel_first)
+            _done, pending = await asyncio.wait(tasks, timeout=10)
+            assert not pending and tasks[0].cancelled()
+            assert all(t.result()["ok"] for t in tasks[1:])
+            for game_id, _black, white in games[:3]:
+                assert await stored_moves(service, game_id) == ["E5"]
+                answer = await asyncio.wait_for(service.move(white, game_id, "D4"), 10)  # no stale cache
+                assert answer["ok"]
+
+    run(work, database_url)
+
+
+def test_another_process_moved_the_game_on(database_url: str) -> None:
+    """Two server processes on one database: a move handled by one, the next by the other."""
+
+    async def work(url: str) -> None:
+        async with started_games(url) as (service, _engine, games):
+            other = GameService(service.sessions, Hub(), Mailer(enabled=False, base_url=""))
+            try:
+                game_id, black, white = games[0]
+                await service.move(black, game_id, "E5")
+                await service.move(white, game_id, "D4")  # this process holds the row at D4's version
+                ack = await other.move(black, game_id, "C3")  # the other process stores C3
+                # A client that saw the newer version is served at once: the row is read again.
+                ack = await service.move(white, game_id, "F6", expected=ack["version"])
+                # Through Redis each process sees the other's events: a newer version marks the row.
+                other._seen(Message(f"game:{game_id}", "move", {}, ack["version"]))
+                ack = await other.move(black, game_id, "G7")
+                service._seen(Message(f"game:{game_id}", "move", {}, ack["version"]))
+                await service.move(white, game_id, "B2")
+                # Without either, a refusal makes the next attempt read the row again.
+                with pytest.raises(Conflict):
+                    await other.move(black, game_id, "H8")
+                assert (await other.move(black, game_id, "H8"))["ok"]
+                moves = await stored_moves(service, game_id)
+                assert moves == ["E5", "D4", "C3", "F6", "G7", "B2", "H8"]
+            finally:
+                await other.close()
+
+    run(work, database_url)
+
+
+def test_a_refused_command_commits_none_of_its_orm_changes(database_url: str) -> None:
+    async def work(url: str) -> None:
+        async with started_games(url, start=False) as (service, engine, games):
+            game_id, black, _white = games[0]
+            bump = update(Game).where(Game.id == game_id).values(version=Game.version + 1)
+            async with engine.connect() as other:  # another process moves the game on meanwhile
+                await other.execute(bump)
+                await other.commit()
+            with pytest.raises(Stale):
+                await service.confirm(black, game_id)  # against the row held here, now stale
+            async with service.sessions() as db:
+                assert not any(p.confirmed for p in await repo.players_of(db, game_id))
+            await service.confirm(black, game_id)  # read afresh, it goes through
+            async with service.sessions() as db:
+                flags = {p.user_id: p.confirmed for p in await repo.players_of(db, game_id)}
+            assert flags[black.id]
+
+    run(work, database_url)
+
+
+def test_an_acknowledged_confirmation_survives_a_stale_neighbour(database_url: str) -> None:
+    async def work(url: str) -> None:
+        async with started_games(url, start=False) as (service, engine, games):
+            (g1, b1, _), (g2, b2, _) = games[0], games[1]
+            async with engine.connect() as other:  # game 2 moved on elsewhere
+                await other.execute(update(Game).where(Game.id == g2).values(version=Game.version + 1))
+                await other.commit()
+            answers = await asyncio.gather(
+                service.confirm(b1, g1), service.confirm(b2, g2), return_exceptions=True
+            )
+            async with service.sessions() as db:
+                for (game_id, black, _), answer in zip(games[:2], answers, strict=True):
+                    flags = {p.user_id: p.confirmed for p in await repo.players_of(db, game_id)}
+                    assert flags[black.id] == (answer is None)  # stored exactly when acknowledged
+
+    run(work, database_url)
+
+
+def test_an_undo_is_stored_with_its_game_or_not_at_all(database_url: str) -> None:
+    async def work(url: str) -> None:
+        async with started_games(url) as (service, engine, games):
+            from miai.server.play.computer import Computers
+
+            computers = Computers(service, chooser=None)  # type: ignore[arg-type]
+            practice = []
+            for _g, black, _w in games[:2]:
+                game_id = await computers.create_practice(black, GoOptions(size=9, mode="local"), "first")
+                await service.move(black, game_id, "E5")
+                await service.move(black, game_id, "D4")
+                practice.append((game_id, black))
+            (p1, u1), (p2, u2) = practice
+            async with engine.connect() as other:  # game 2 moved on elsewhere
+                await other.execute(update(Game).where(Game.id == p2).values(version=Game.version + 1))
+                await other.commit()
+            answers = await asyncio.gather(
+                computers.undo(u1, p1), computers.undo(u2, p2), return_exceptions=True
+            )
+            for (game_id, _user), answer in zip(practice, answers, strict=True):
+                expected = ["E5"] if isinstance(answer, dict) else ["E5", "D4"]
+                assert await stored_moves(service, game_id) == expected
+            assert (await service.move(u1, p1, "C3"))["ok"]  # the record and the row agree
+
+    run(work, database_url)
+
+
+def test_times_are_stored_as_sqlalchemy_stores_them(tmp_path: Path) -> None:
+    async def work(url: str) -> None:
+        async with started_games(url) as (service, engine, games):
+            game_id, black, _ = games[0]
+            await service.move(black, game_id, "E5")
+            async with engine.connect() as connection:
+                raw = (await connection.exec_driver_sql("SELECT created_at FROM game_moves")).scalar()
+                started = (
+                    await connection.exec_driver_sql(f"SELECT created_at FROM games WHERE id={game_id}")
+                ).scalar()
+            assert len(raw) == len(started) == len("2026-11-22 04:00:00.000000"), (raw, started)
+
+    run(work, f"sqlite+aiosqlite:///{(tmp_path / 'times.db').as_posix()}")

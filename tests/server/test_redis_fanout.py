@@ -49,3 +49,11 @@ def test_a_move_on_one_process_reaches_a_socket_on_another(database_url: str, tm
         assert [
             m["move"] for m in first.get(f"/api/v1/games/{gid}", headers=alice.headers).json()["moves"]
         ] == ["E5", "D4"]
+        # The second process now holds the game's row; a move through the first reaches it through Redis,
+        # which marks that row, so bob's next move through the second process goes through at once.
+        with second.websocket_connect(f"/api/v1/games/{gid}/ws?token={bob.token}") as sock:
+            assert sock.receive_json()["t"] == "snapshot"
+            alice.ok(f"/api/v1/games/{gid}/moves", {"move": "F6"})
+            assert receive_until(sock, "move")["d"]["move"] == "F6"
+        reply = second.post(f"/api/v1/games/{gid}/moves", json={"move": "C3"}, headers=bob.headers)
+        assert reply.status_code == 200, reply.text

@@ -47,23 +47,25 @@ class GroupWriter:
         self._db: AsyncSession | None = None
         self._group: list[Member] = []
         self._flusher: asyncio.Task[None] | None = None
-        self._flushed = False  # whether the ORM flushed inside the current command
+        self._wrote = False  # whether the current command wrote through the session (ORM flush or DML)
+        self._current: Member | None = None  # the current command's writes, once it added them
         # Game rows stay in the shared session between commands, so a move reads nothing from the database;
         # a row changed by another process is caught by the version check when storing, then read afresh.
         self._rows: OrderedDict[int, Game] = OrderedDict()
+        self._refresh: set[int] = set()  # games whose row must be read again
 
     @contextlib.asynccontextmanager
     async def turn(self) -> AsyncIterator[AsyncSession]:
         """The writer's turn for one command: the shared session, inside the open group's transaction."""
         async with self._lock:
             db = self._session()
-            self._flushed = False
+            self._wrote, self._current = False, None
             try:
                 yield db
             except BaseException:
                 # A refused command normally wrote nothing. If it did (the ORM flushed or holds changes), the
                 # group's transaction can't be trusted any more: fail the whole group, none of it is acked.
-                if self._flushed or db.new or db.dirty or db.deleted:
+                if self._wrote or db.new or db.dirty or db.deleted:
                     await self._fail_all(Stale("the server could not store this command; try again"))
                 raise
             try:
@@ -71,13 +73,21 @@ class GroupWriter:
                     await db.flush()  # now, so that a later command's refusal is not blamed for them
             except Exception:
                 await self._fail_all(Stale("the server could not store this command; try again"))
-                raise
-            if len(self._group) >= MAX_GROUP:
+                raise Stale("the server could not store this command; try again") from None
+            if self._current is not None:
+                self._current.wrote_orm = self._wrote  # its writes beyond the game row, events and moves
+            if not self._group and db.in_transaction():
+                await db.commit()  # nothing to store: end the transaction (no idle locks on PostgreSQL)
+            elif len(self._group) >= MAX_GROUP:
                 await self._commit()
 
     async def game(self, db: AsyncSession, game_id: int) -> Game | None:
         """The game's row: from the shared session when it holds it (no SQL), else read."""
-        game = await db.get(Game, game_id)
+        if game_id in self._refresh:
+            self._refresh.discard(game_id)
+            game = await db.get(Game, game_id, populate_existing=True)
+        else:
+            game = await db.get(Game, game_id)
         if game is not None:
             self._rows[game_id] = game
             self._rows.move_to_end(game_id)
@@ -85,9 +95,26 @@ class GroupWriter:
                 self._rows.popitem(last=False)
         return game
 
+    async def fresh_game(self, db: AsyncSession, game_id: int) -> Game | None:
+        """The game's row read again (another process may have moved it on)."""
+        self.forget(game_id)
+        return await self.game(db, game_id)
+
+    def forget(self, game_id: int) -> None:
+        """Read this game's row afresh next time (it may have changed elsewhere). Only marks it: a command
+        may be holding the row right now, and expiring it under that command would break it."""
+        self._rows.pop(game_id, None)
+        self._refresh.add(game_id)
+
+    def version_of(self, game_id: int) -> int | None:
+        """The version of the row held for this game, if any."""
+        row = self._rows.get(game_id)
+        version = None if row is None else row.__dict__.get("version")
+        return version if isinstance(version, int) else None
+
     def add(self, writes: repo.CommandWrites) -> asyncio.Future[None]:
         """Queue a command's writes (call inside `turn`); the future resolves once they are committed."""
-        member = Member(writes, wrote_orm=self._flushed)
+        member = self._current = Member(writes, wrote_orm=self._wrote)
         self._group.append(member)
         if self._flusher is None or self._flusher.done():
             self._flusher = asyncio.create_task(self._flush_when_free())
@@ -105,8 +132,13 @@ class GroupWriter:
             self._db = self._sessions()
 
             @event.listens_for(self._db.sync_session, "after_flush")
-            def _noticed(*_args: Any) -> None:
-                self._flushed = True
+            def _flushed(*_args: Any) -> None:
+                self._wrote = True
+
+            @event.listens_for(self._db.sync_session, "do_orm_execute")
+            def _executed(state: Any) -> None:
+                if state.is_insert or state.is_update or state.is_delete:  # Core DML, e.g. undo's DELETE
+                    self._wrote = True
 
         return self._db
 
@@ -126,31 +158,56 @@ class GroupWriter:
                 if any(m.wrote_orm for m in group):
                     raise Stale("another command changed a game first; try again") from None
                 await db.rollback()
-                for m in group:  # the rollback expired the rows their commands still hold: load them again
-                    row = self._rows.get(m.writes.game_id)
-                    if row is not None:
-                        await db.refresh(row)
+                await self._reload(db, group)
                 stale = await repo.store_commands(db, [m.writes for m in group], one_by_one=True)
             if any(m.wrote_orm and m.writes.game_id in stale for m in group):
                 raise Stale("another command changed the game first; try again")
             await db.commit()
-        except Exception as err:
+        except Stale as err:
             self._group = group
-            await self._fail_all(err if isinstance(err, Stale) else Stale("could not store; try again"))
-            if not isinstance(err, Stale):
-                log.exception("a group commit failed")
+            await self._fail_all(err)
             return
+        except Exception:
+            log.exception("a group commit failed; storing its commands one by one")
+            await self._one_by_one(db, group)
+            return
+        self._settle(group, stale)
+
+    async def _one_by_one(self, db: AsyncSession, group: list[Member]) -> None:
+        """After an unexpected failure: one bad command must not fail the others again and again."""
+        with contextlib.suppress(Exception):
+            await db.rollback()
+        for member in group:
+            if member.wrote_orm:  # its ORM writes went with the rolled back transaction
+                _fail(member, Stale("the server could not store this command; try again"))
+                continue
+            try:
+                await self._reload(db, [member])
+                stale = await repo.store_commands(db, [member.writes], one_by_one=True)
+                await db.commit()
+            except Exception:
+                log.exception("a command could not be stored")
+                with contextlib.suppress(Exception):
+                    await db.rollback()
+                _fail(member, Stale("the server could not store this command; try again"))
+                continue
+            self._settle([member], stale)
+        self._rows.clear()
+        db.expunge_all()
+
+    async def _reload(self, db: AsyncSession, group: list[Member]) -> None:
+        for m in group:  # a rollback expired the rows their commands still hold: load them again
+            row = self._rows.get(m.writes.game_id)
+            if row is not None:
+                await db.refresh(row)
+
+    def _settle(self, group: list[Member], stale: set[int]) -> None:
         for member in group:
             if member.writes.game_id in stale:
-                self._forget(member.writes.game_id)
+                self.forget(member.writes.game_id)
                 _fail(member, Stale("another command changed the game first; try again"))
-            else:
+            elif not member.done.done():
                 member.done.set_result(None)
-
-    def _forget(self, game_id: int) -> None:
-        row = self._rows.pop(game_id, None)
-        if row is not None and self._db is not None:
-            self._db.expire(row)
 
     async def _fail_all(self, error: Exception) -> None:
         group, self._group = self._group, []

@@ -24,7 +24,15 @@ from miai.core.clock import TeamClock
 from miai.core.errors import IllegalMove
 from miai.core.go import TIMEOUT, DeadStones, GoState
 from miai.core.go.vertex import parse_point
-from miai.server.play.errors import BadInput, Conflict, Forbidden, IllegalMoveError, NotFound, Stale
+from miai.server.play.errors import (
+    BadInput,
+    CommandError,
+    Conflict,
+    Forbidden,
+    IllegalMoveError,
+    NotFound,
+    Stale,
+)
 from miai.server.play.group import GroupWriter
 from miai.server.play.kinds import Table, table_of
 from miai.server.play.notifications import Mailer
@@ -93,6 +101,8 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._cache: dict[int, Live] = {}
         self._group = GroupWriter(sessions)
+        self._finishing: set[asyncio.Task[None]] = set()
+        hub.observe(self._seen)
         self._random = random.Random(secrets.randbits(64))
 
     # ------------------------------------------------------------------------- the command stream
@@ -104,6 +114,8 @@ class GameService:
         async with self._locks[game_id]:
             async with self._group.turn() as db:
                 game = await self._group.game(db, game_id)
+                if game is not None and expected is not None and expected > game.version:
+                    game = await self._group.fresh_game(db, game_id)  # the client saw a newer version
                 if game is None:
                     raise NotFound(f"there is no game {game_id}")
                 if expected is not None and expected != game.version:
@@ -112,14 +124,45 @@ class GameService:
                         version=game.version,
                     )
                 tx = Tx(db, game, game.version)
-                yield tx
+                try:
+                    yield tx
+                except CommandError:
+                    # Refused, perhaps against a row another process has moved on: read it again next time.
+                    self._group.forget(game_id)
+                    raise
                 writes = self._writes(tx)
                 stored = self._group.add(writes) if writes else None
             if stored is not None and writes is not None:
-                await stored
+                try:
+                    await asyncio.shield(stored)
+                except asyncio.CancelledError:
+                    # The caller went away (its websocket closed) while the group was being stored; the
+                    # command may well be stored: finish its bookkeeping and publish its events anyway.
+                    self._finish_later(stored, tx, writes)
+                    raise
                 await self._stored(tx, writes)
             for message in tx.notices:
                 await self.hub.publish(message)
+
+    def _finish_later(self, stored: asyncio.Future[None], tx: Tx, writes: repo.CommandWrites) -> None:
+        async def finish() -> None:
+            with contextlib.suppress(Exception):
+                await stored
+                await self._stored(tx, writes)
+
+        task = asyncio.ensure_future(finish())
+        self._finishing.add(task)
+        task.add_done_callback(self._finishing.discard)
+
+    def _seen(self, message: Message) -> None:
+        """Every game event, from any process (through Redis): a newer version than the row held here means
+        another process moved the game on, so read its row again."""
+        if message.v is None or not message.topic.startswith("game:"):
+            return
+        game_id = int(message.topic.removeprefix("game:"))
+        known = self._group.version_of(game_id)
+        if known is not None and known < message.v:
+            self._group.forget(game_id)
 
     def _writes(self, tx: Tx) -> repo.CommandWrites | None:
         if not (tx.events or tx.changes):

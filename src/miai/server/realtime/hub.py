@@ -13,7 +13,7 @@ import functools
 import json
 import logging
 from collections import defaultdict
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,6 +82,11 @@ class Hub:
         self._subs: dict[str, set[Subscription]] = defaultdict(set)
         self._redis: Any = None
         self._listener: asyncio.Task[None] | None = None
+        self._observers: list[Callable[[Message], None]] = []
+
+    def observe(self, observer: Callable[[Message], None]) -> None:
+        """Call `observer` with every message that arrives through Redis (from any process)."""
+        self._observers.append(observer)
 
     async def start(self) -> None:
         if not self.redis_url:
@@ -106,8 +111,10 @@ class Hub:
             if raw.get("type") != "pmessage":
                 continue
             try:
-                data = json.loads(raw["data"])
-                self._dispatch(Message(**data))
+                message = Message(**json.loads(raw["data"]))
+                for observer in self._observers:
+                    observer(message)
+                self._dispatch(message)
             except (ValueError, TypeError):
                 log.warning("ignoring a malformed realtime message")
 

@@ -163,7 +163,9 @@ class _SqliteStatements:
         self.dialect = dialect
 
     def _params(self, table: Table, columns: list[str], rows: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
-        processors = [table.c[c].type.bind_processor(self.dialect) for c in columns]
+        processors = [
+            table.c[c].type.dialect_impl(self.dialect).bind_processor(self.dialect) for c in columns
+        ]
         return [
             tuple(p(row[c]) if p else row[c] for c, p in zip(columns, processors, strict=True))
             for row in rows
