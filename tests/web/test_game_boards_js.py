@@ -237,3 +237,31 @@ def test_tanbo_roots_legal_points_and_removals(page: Page) -> None:
     )
     drawn = page.locator('.root-line[data-team="1"]').get_attribute("d")
     assert pairs > 0 and str(drawn).count("M") == pairs
+
+
+def test_amazons_moves_generated_in_the_page_are_the_cores(page: Page) -> None:
+    """Move events leave the legal moves out for Amazons; the page generates them from the board."""
+    rng = random.Random(7)
+    for _ in range(6):
+        state = amazons.new_game()
+        for _ in range(rng.randrange(0, 60)):
+            legal_moves = state.legal_moves()
+            if not legal_moves:
+                break
+            state = state.play(rng.choice(legal_moves))
+        position = position_of(state, "amazons", [])
+        del position["legal"]
+        generated = page.evaluate(
+            """async (position) => {
+                const { legalTree, squareName } = await import('/static/js/games/amazons.js');
+                const out = [];
+                const name = (p) => squareName(p, 10);
+                for (const [from, tos] of legalTree(position))
+                    for (const [to, arrows] of tos)
+                        for (const arrow of arrows) out.push(`${name(from)}-${name(to)}/${name(arrow)}`);
+                return out;
+            }""",
+            position,
+        )
+        expected = [amazons.format_move(m) for m in state.legal_moves()]
+        assert sorted(generated) == sorted(expected) and len(set(generated)) == len(generated)

@@ -141,6 +141,7 @@ AMAZONS = register(
         amazons.PLAYER_NAMES,
         _amazons_board,
         (Offer("size", amazons.SIZE, values=(amazons.SIZE,)),),
+        legal_in_events=False,
     )
 )
 

@@ -135,6 +135,9 @@ class GameKind:
     player_names: tuple[str, ...] = ()  # players in turn order (two-player kinds; Go names its colours)
     board: Callable[[Any], Board] | None = None  # state -> what a client draws (all kinds but Go)
     offers: tuple[Offer, ...] = ()  # what a server game's creator may choose (all kinds but Go)
+    # Move events leave out the legal moves when they are many (Amazons: 2,176 at the start); clients that
+    # want them there generate them from the board, snapshots still list them.
+    legal_in_events: bool = True
 
 
 KINDS: dict[str, GameKind] = {}

@@ -78,8 +78,8 @@ class Table(ABC):
         """The events that lead from `before` to `after` (a state reached from it by playing)."""
 
     @abstractmethod
-    def position(self, state: Any) -> dict[str, Any]:
-        """What a client draws, as JSON."""
+    def position(self, state: Any, event: bool = False) -> dict[str, Any]:
+        """What a client draws, as JSON (`event`: for a stored move event, maybe without the legal moves)."""
 
     @abstractmethod
     async def result(self, state: Any) -> dict[str, Any] | None:
@@ -162,7 +162,7 @@ class GoTable(Table):
                 out.append(Step(s, team, seat, text, clocked=not s.auto_pass))
         return out
 
-    def position(self, state: GoState) -> dict[str, Any]:
+    def position(self, state: GoState, event: bool = False) -> dict[str, Any]:
         return position_view(state)
 
     async def result(self, state: GoState) -> dict[str, Any] | None:
@@ -259,7 +259,7 @@ class KindTable(Table):
                 out.append(Step(s, player + 1, seat, self.kind.format_move(parent, move)))
         return out
 
-    def position(self, state: RecordedState[Any]) -> dict[str, Any]:
+    def position(self, state: RecordedState[Any], event: bool = False) -> dict[str, Any]:
         assert self.kind.board is not None
         board: Board = self.kind.board(state)
         turn = self.turn(state)
@@ -279,16 +279,18 @@ class KindTable(Table):
                 "points": list(board.changed),
                 "removed": list(board.removed),
             }
-        return {
+        view: dict[str, Any] = {
             "kind": self.key,
             "size": board.size,
             "cells": list(board.cells),
             "to_move": None if turn is None else {"team": turn[0], "seat": turn[1]},
-            "legal": [self.kind.format_move(state, m) for m in state.legal_moves()],
             "last": last,
             "plies": state.plies,
             "over": state.is_over,
         }
+        if not event or self.kind.legal_in_events:
+            view["legal"] = [self.kind.format_move(state, m) for m in state.legal_moves()]
+        return view
 
     async def result(self, state: RecordedState[Any]) -> dict[str, Any] | None:
         if not state.is_over or state.reason is None:

@@ -576,7 +576,7 @@ class GameService:
                     "seat": seat if team else None,
                     "move": text,
                     "user_id": live.seats.get((team, seat)),
-                    "position": table.position(s),
+                    "position": table.position(s, event=True),
                 },
             )
         on_move = self._on_move(table, state, live.seats)

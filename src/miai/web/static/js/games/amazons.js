@@ -28,10 +28,44 @@ export function parseMove(text, size) {
   return from === null || to === null || arrow === null ? null : { from, to, arrow };
 }
 
-/** The legal moves as from -> to -> Set of arrow squares. */
-function tree(position) {
+const STEPS = [[-1, -1], [-1, 0], [-1, 1], [0, -1], [0, 1], [1, -1], [1, 0], [1, 1]];
+
+/** Squares a queen (or an arrow) on `p` reaches along lines of open squares; `open(q)` says which are. */
+function reach(p, size, open) {
+  const out = [];
+  for (const [dr, dc] of STEPS) {
+    let r = Math.floor(p / size) + dr;
+    let c = (p % size) + dc;
+    while (r >= 0 && r < size && c >= 0 && c < size && open(r * size + c)) {
+      out.push(r * size + c);
+      r += dr;
+      c += dc;
+    }
+  }
+  return out;
+}
+
+/** Move events leave out the 2,000-odd legal moves: the same tree, generated from the board. */
+function generated(position) {
   const out = new Map();
-  for (const text of position.legal || []) {
+  const { cells, size } = position;
+  if (position.over || !position.to_move) return out;
+  for (let from = 0; from < cells.length; from += 1) {
+    if (cells[from] !== position.to_move.team) continue;
+    const tos = new Map();
+    for (const to of reach(from, size, (q) => cells[q] === 0)) {
+      tos.set(to, new Set(reach(to, size, (q) => q === from || cells[q] === 0)));
+    }
+    if (tos.size) out.set(from, tos);
+  }
+  return out;
+}
+
+/** The legal moves as from -> to -> Set of arrow squares. */
+export function legalTree(position) {
+  if (!position.legal) return generated(position);
+  const out = new Map();
+  for (const text of position.legal) {
     const m = parseMove(text, position.size);
     if (!m) continue;
     if (!out.has(m.from)) out.set(m.from, new Map());
@@ -52,7 +86,7 @@ function crown(x, y, r) {
 export class AmazonsBoard extends CellBoard {
   constructor(host, handlers) {
     super(host, handlers, 'Amazons board');
-    this.moves = memo((position) => tree(position));
+    this.moves = memo((position) => legalTree(position));
     this.from = null;
     this.to = null;
   }
