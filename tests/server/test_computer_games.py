@@ -6,8 +6,9 @@ these tests check the server's plumbing; the engine has its own tests, and one t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
@@ -147,23 +148,30 @@ def test_computers_on_move_one_after_another_all_play(client: TestClient) -> Non
     assert snap["to_move"]["user_id"] == alice.user_id
 
 
+def read_racing(client: TestClient, gid: int, command: Callable[[Any], Awaitable[Any]]) -> tuple[int, int]:
+    """A reader takes the game row; `command(alice)` is stored; then the reader loads the rules state.
+    Returns (plies of that state, plies of the reader's row)."""
+    games = client.app.state.games  # type: ignore[attr-defined]
+
+    async def race() -> tuple[int, int]:
+        async with games.sessions() as db:
+            row = await repo.game_for_update(db, gid)
+            async with games.sessions() as other:
+                user = await repo.user_by_name(other, "alice")
+            await command(user)
+            games._cache.clear()
+            state = await games.current_state(db, row)
+            return state.plies, row.plies
+
+    return client.portal.call(race)  # type: ignore[attr-defined,no-any-return]
+
+
 def test_a_read_racing_a_move_sees_the_game_as_it_read_it(client: TestClient) -> None:
     """GET /games/{id} reads the game row, then the moves; a move stored in between must not make it fail."""
     alice = register(client, "alice")
     gid = alice.ok("/api/v1/practice", {"size": 9, "mode": "local"})["id"]
     games = client.app.state.games  # type: ignore[attr-defined]
-
-    async def race() -> tuple[int, int]:
-        async with games.sessions() as db:
-            stale = await repo.game_for_update(db, gid)  # the reader has the game row at 0 plies ...
-            async with games.sessions() as other:
-                user = await repo.user_by_name(other, "alice")
-            await games.move(user, gid, "E5")  # ... when a move is stored
-            games._cache.clear()
-            state = await games.current_state(db, stale)
-            return state.plies, stale.plies
-
-    assert client.portal.call(race) == (0, 0)  # type: ignore[attr-defined]
+    assert read_racing(client, gid, lambda user: games.move(user, gid, "E5")) == (0, 0)
     assert moves(alice, gid) == ["E5"]
 
 
@@ -173,19 +181,8 @@ def test_a_read_racing_an_undo_reads_the_game_again(client: TestClient) -> None:
     gid = alice.ok("/api/v1/practice", {"size": 9, "mode": "local"})["id"]
     for vertex in ("E5", "D4", "C3"):
         alice.ok(f"/api/v1/games/{gid}/moves", {"move": vertex})
-    games = client.app.state.games  # type: ignore[attr-defined]
-
-    async def race() -> tuple[int, int]:
-        async with games.sessions() as db:
-            stale = await repo.game_for_update(db, gid)  # the reader has the game row at 3 plies ...
-            async with games.sessions() as other:
-                user = await repo.user_by_name(other, "alice")
-            await client.app.state.computers.undo(user, gid)  # type: ignore[attr-defined]  # ... then C3 goes
-            games._cache.clear()
-            state = await games.current_state(db, stale)
-            return state.plies, stale.plies
-
-    assert client.portal.call(race) == (2, 2)  # type: ignore[attr-defined]
+    computers = client.app.state.computers  # type: ignore[attr-defined]
+    assert read_racing(client, gid, lambda user: computers.undo(user, gid)) == (2, 2)  # C3 went
     assert moves(alice, gid) == ["E5", "D4"]
 
 
