@@ -6,6 +6,7 @@ from miai.core.go import GoState, KoRule, Rules, Suicide
 from miai.engines.estimator.benson import unconditionally_alive
 from miai.formats.ascii import Diagram, parse_diagram
 from tests.core.go.helpers import from_diagram
+from tests.engines.test_estimator import FALSE_EYE
 
 
 def position(text: str, colours: int = 2, suicide: Suicide = Suicide.FORBIDDEN) -> tuple[GoState, Diagram]:
@@ -62,15 +63,7 @@ def test_a_small_enclosed_region_is_as_good_as_an_eye() -> None:
 
 def test_a_false_eye_is_not_an_eye() -> None:
     """C1 touches the main chain and the lone stone D1, which White can take: one real eye only."""
-    state, diagram = position("""
-     6 . . . . . .
-     5 . . . . . .
-     4 O O O O O .
-     3 X X X X O .
-     2 X . X O O .
-     1 X X . X O .
-       A B C D E F
-    """)
+    state, diagram = position(FALSE_EYE)  # the estimator's own false-eye example
     assert not unconditionally_alive(state) & set(state.stones(0))
     assert diagram.point("B2") not in unconditionally_alive(state)
 

@@ -482,37 +482,42 @@ class GameService:
 
     async def move(self, user: User, game_id: int, text: str, expected: int | None = None) -> dict[str, Any]:
         """Play a move for `user`; returns the acknowledgement once the move is stored."""
-        await self._judge_ahead(game_id, text)
+        ahead = await self._play_ahead(game_id, text)
         async with self.command(game_id, expected) as tx:
             if tx.game.status != "active":
                 raise Conflict("the game is not in progress")
             live = await self.live(tx)
             player = self._player_on_move(live, user.id)
-            try:
-                move = live.table.parse(live.state, text)
-            except ValueError as err:
-                raise BadInput(str(err)) from None
-            try:
-                state = live.state.play(move)
-            except IllegalMove as err:
-                raise IllegalMoveError(str(err), reason=err.reason.value) from None
+            if ahead is not None and ahead[0] is live:
+                state = ahead[1]  # played on this very state before the command: no need to play it again
+            else:
+                try:
+                    move = live.table.parse(live.state, text)
+                except ValueError as err:
+                    raise BadInput(str(err)) from None
+                try:
+                    state = live.state.play(move)
+                except IllegalMove as err:
+                    raise IllegalMoveError(str(err), reason=err.reason.value) from None
             if tx.game.redo and user.id not in live.bots:
                 tx.changes["redo"] = []  # a new move in a practice game forgets the undone ones
             await self._record(tx, live, state, user_id=player)
         return {"ok": True, "version": tx.version + len(tx.events), "ply": state.plies}
 
-    async def _judge_ahead(self, game_id: int, text: str) -> None:
-        """A move that ends a game may need the dead-stone estimator (a fraction of a second). Judge it before
-        the command: the verdict is remembered, and other games' commands do not wait behind it."""
+    async def _play_ahead(self, game_id: int, text: str) -> tuple[Live, Any] | None:
+        """Play the move on the cached state before the command takes the write turn. A move that ends the
+        game may need the dead-stone estimator (a fraction of a second): its verdict is remembered, so other
+        games' commands do not wait behind it. The command reuses the state if its live state is the same."""
         live = self._cache.get(game_id)
         if live is None:
-            return
+            return None
         try:
             state = live.state.play(live.table.parse(live.state, text))
         except ValueError:  # illegal or unreadable: the command itself will say so
-            return
+            return None
         if state.is_over:
             await live.table.result(state)
+        return live, state
 
     def _player_on_move(self, live: Live, user_id: int) -> int:
         if user_id not in live.seats.values():
