@@ -6,7 +6,8 @@ Each level plays `--games` games against GNU Go (level 10 by default), colours a
 with komi 7.5 unless told otherwise. A separate GNU Go process started with --chinese-rules referees: it
 receives every move and gives the final score (its dead-stone judgement) when both sides pass or the move
 cap is reached. Reported per level: wins with a 95% Wilson interval, average seconds per Miai move, and
-Miai's playouts per second (from its `miai-stats` command when available). Progress goes to stderr.
+Miai's playouts per second (from its `miai-stats` command when available). Progress goes to stderr;
+`--sgf-dir` keeps every game's record.
 
 Miai is driven through bench/miai_gtp.py by default; `--miai-command` runs any other command instead, with
 {level}, {seconds} and {seed} filled in, e.g. "python -m miai gtp --level {level} --time {seconds}".
@@ -23,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from miai.formats.gtp import GtpController, SubprocessChannel, find_gnugo
+from miai.formats.gtp.protocol import Vertex
 
 HERE = Path(__file__).resolve().parent
 
@@ -72,8 +74,10 @@ def play_game(
     komi: float,
     max_moves: int,
     tally: LevelResult,
+    record: list[str],
 ) -> str:
-    """One game; returns the referee's result text such as 'B+12.5' or 'W+R'."""
+    """One game; returns the referee's result text such as 'B+12.5' or 'W+R'. The moves go to `record`
+    as SGF nodes."""
     for engine in (miai, gnugo, referee):
         engine.boardsize(size)
         engine.clear_board()
@@ -96,6 +100,7 @@ def play_game(
                 pass
         if move == "resign":
             return ("W" if colour == "b" else "B") + "+R"
+        record.append(sgf_node(colour, move, size))
         other.play(colour, move)
         referee.play(colour, move)
         passes = passes + 1 if move is None else 0
@@ -103,6 +108,15 @@ def play_game(
             break
         colour = "w" if colour == "b" else "b"
     return referee.final_score()
+
+
+def sgf_node(colour: str, move: Vertex | None, size: int) -> str:
+    """An SGF move node such as ';B[pd]' (a pass is an empty value)."""
+    if move is None:
+        return f";{colour.upper()}[]"
+    col, row = move
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    return f";{colour.upper()}[{letters[col]}{letters[size - 1 - row]}]"
 
 
 def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelResult:
@@ -120,7 +134,20 @@ def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelRes
         for game in range(args.games):
             miai_colour = "b" if game % 2 == 0 else "w"
             start = time.monotonic()
-            result = play_game(miai, gnugo, referee, miai_colour, args.size, args.komi, args.max_moves, tally)
+            record: list[str] = []
+            result = play_game(
+                miai, gnugo, referee, miai_colour, args.size, args.komi, args.max_moves, tally, record
+            )
+            if args.sgf_dir:
+                names = ("Miai level " + level, f"GNU Go level {args.gnugo_level}")
+                black, white = names if miai_colour == "b" else names[::-1]
+                path = Path(args.sgf_dir) / f"level{level}-game{game + 1}-{result.replace('+', '_')}.sgf"
+                path.parent.mkdir(parents=True, exist_ok=True)
+                path.write_text(
+                    f"(;GM[1]FF[4]CA[UTF-8]SZ[{args.size}]KM[{args.komi}]RU[Chinese]PB[{black}]PW[{white}]"
+                    f"RE[{result}]\n" + "".join(record) + ")\n",
+                    encoding="utf-8",
+                )
             winner = result[:1].lower()
             score = 1.0 if winner == miai_colour else 0.5 if result.strip() == "0" else 0.0
             tally.wins += score
@@ -147,6 +174,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gnugo-level", type=int, default=10)
     parser.add_argument("--max-moves", type=int, default=0, help="move cap (default 3 × size²)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--sgf-dir", default=None, help="save each game's record (SGF) in this folder")
     parser.add_argument("--miai-command", default=None, help="command template to run Miai's GTP engine")
     args = parser.parse_args(argv)
     if not 5 <= args.size <= 25 or args.games < 1 or args.seconds <= 0:

@@ -23,7 +23,7 @@ from miai.core.go import PASS, RESIGN, GoState, Move, Place
 from miai.core.go.rules import DeadStones
 from miai.core.go.scoring import ownership as board_ownership
 from miai.core.go.scoring import score
-from miai.engines.go_search import DEFAULT_CAPACITY, KernelSearch
+from miai.engines.go_search import DEFAULT_CAPACITY, KernelSearch, warm_up
 from miai.engines.kernel.board import is_eye
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.layout import padded
@@ -51,6 +51,7 @@ class Style:
     temperature: float = 0.0  # > 0: pick among explored moves with probability ∝ visits^(1/T)
     blunder_rate: float = 0.0  # share of moves played at random among useful placements
     capacity: int = DEFAULT_CAPACITY
+    threads: int = 1  # search threads (root parallelism)
 
 
 class GoPlayer:
@@ -70,7 +71,10 @@ class GoPlayer:
             raise ValueError("a style needs a playout budget, a time budget or both")
         self.style = style
         self.resign = resign if resign is not None else ResignPolicy()
-        self.search = KernelSearch(seed=seed, capacity=style.capacity, now=now)
+        self.now = now
+        self.search = KernelSearch(seed=seed, capacity=style.capacity, now=now, threads=style.threads)
+        if style.seconds is not None:
+            warm_up(style.threads)  # a time budget should not pay for loading the kernel
         self._rng = random.Random(seed)
         self._low_searches = 0
         self.last: SearchResult[Move] | None = None
@@ -82,6 +86,7 @@ class GoPlayer:
         """The move for `colour` (default: the colour to move); `seconds` caps the time budget."""
         if state.is_over:
             raise ValueError("the game is over: there is no move to choose")
+        start = self.now()
         colour = state.to_move if colour is None else colour
         if not 0 <= colour < state.colours or not state.active[colour]:
             raise ValueError(f"colour {colour} is not playing in this game")
@@ -92,6 +97,11 @@ class GoPlayer:
         budget = self.style.seconds
         if seconds is not None:
             budget = seconds if budget is None else min(budget, seconds)
+        if budget is not None:
+            # The whole move keeps within the budget: what came before the search and a margin for what
+            # follows it (reading the trees, the pass check) come off the search's share.
+            spent = self.now() - start
+            budget = max(0.2 * budget, budget - spent - min(0.1, 0.05 * budget))
         result = self.search.search(state, colour, self.style.playouts, budget)
         self.last = result
         if self._should_resign(state, colour, result):

@@ -6,19 +6,22 @@ read between chunks and a time budget is honoured within a few milliseconds.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 import numpy as np
 
-from miai.core.go import GoState, Move, Pass, Place
+from miai.core.go import GoState, Move, Pass, Place, new_game
 from miai.core.go.moves import PASS
 from miai.engines.kernel.convert import KernelPosition, from_state
 from miai.engines.kernel.layout import PASS as KERNEL_PASS
 from miai.engines.kernel.layout import SITUATION_KEYS, padded
 from miai.engines.kernel.patterns import PATTERNS
 from miai.engines.kernel.playout import new_rng
+from miai.engines.kernel.shapes import SHAPE_VALUES
 from miai.engines.kernel.tree import (
     COUNT,
     EXPAND_VISITS,
@@ -39,6 +42,7 @@ from miai.engines.kernel.tree import (
 from miai.engines.result import MoveStats, SearchResult
 
 DEFAULT_CAPACITY = 400_000
+MAX_THREADS = 64
 
 
 @dataclass(frozen=True)
@@ -60,9 +64,22 @@ def _game_key(state: GoState) -> tuple[object, ...]:
     return (state.size, state.colours, state.rules, start.hash, start.to_move)
 
 
+@dataclass
+class _Tree:
+    """One thread's search tree: its node pool, its random generator and its ownership counts."""
+
+    pool: tuple[np.ndarray, np.ndarray, np.ndarray]
+    rng: np.ndarray
+    ownership: np.ndarray
+    done: int = 0
+
+
 class KernelSearch:
     """UCT-RAVE search of Go positions over the compiled kernel, keeping its tree between moves.
 
+    With `threads` > 1 it searches in parallel at the root: each thread grows its own tree (the compiled
+    code releases the GIL) and the root moves' statistics are summed, which on a few cores is about as good
+    as searching that much longer (Chaslot, Winands & van den Herik 2008) and needs no locking.
     Deterministic for a given seed and playout budget; a time budget uses the injected `now`.
     """
 
@@ -73,31 +90,48 @@ class KernelSearch:
         now: Callable[[], float] = time.monotonic,
         params: np.ndarray | None = None,
         reuse: bool = True,
+        threads: int = 1,
     ) -> None:
         if capacity < 1000:
             raise ValueError(f"the node pool needs at least 1000 nodes, not {capacity}")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"search threads must be 1..{MAX_THREADS}, not {threads}")
         self.capacity = capacity
         self.now = now
         self.params = default_params() if params is None else params
         self._tuned = params is None  # our own parameters may follow the board size
         self.reuse = reuse
-        self._rng = new_rng(seed)
-        self._pool = new_pool(capacity)
+        self._trees = [
+            _Tree(new_pool(capacity), new_rng(seed + 7919 * k), np.zeros((16, 27 * 27), dtype=np.float64))
+            for k in range(threads)
+        ]
         self._root: _Root | None = None
         self.position: KernelPosition | None = None
-        self.ownership_counts: np.ndarray = np.zeros((16, 27 * 27), dtype=np.float64)
         self.ownership_playouts = 0
+
+    @property
+    def threads(self) -> int:
+        return len(self._trees)
+
+    @property
+    def _pool(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The first thread's tree (its principal variation is the one reported)."""
+        return self._trees[0].pool
 
     # ----------------------------------------------------------------- tree reuse
 
     def _reusable_node(
-        self, state: GoState, colour: int, game: tuple[object, ...], events: tuple[tuple[int, Move], ...]
+        self,
+        ni: np.ndarray,
+        state: GoState,
+        colour: int,
+        game: tuple[object, ...],
+        events: tuple[tuple[int, Move], ...],
     ) -> int:
-        """The node standing for `state` with `colour` to play in the kept tree, or -1."""
+        """The node standing for `state` with `colour` to play in a kept tree, or -1."""
         old = self._root
         if not self.reuse or old is None or old.game != game or events[: len(old.events)] != old.events:
             return -1
-        ni = self._pool[0]
         node = 0
         for event_colour, move in events[len(old.events) :]:
             if not isinstance(move, Place | Pass):
@@ -117,17 +151,18 @@ class KernelSearch:
         return node
 
     def _reroot(self, state: GoState, colour: int) -> None:
-        """Keep the subtree of the moves played since the last search, or start afresh."""
+        """Keep each tree's subtree of the moves played since the last search, or start afresh."""
         game = _game_key(state)
         events = tuple(state.moves())
-        node = self._reusable_node(state, colour, game, events)
-        if node > 0:
-            ni, nf, _ = self._pool
-            ni2, nf2, meta2 = new_pool(self.capacity)
-            meta2[USED] = compact(ni, nf, node, ni2, nf2)
-            self._pool = (ni2, nf2, meta2)
-        elif node < 0:
-            self._pool = new_pool(self.capacity)
+        for tree in self._trees:
+            ni, nf, _ = tree.pool
+            node = self._reusable_node(ni, state, colour, game, events)
+            if node > 0:
+                ni2, nf2, meta2 = new_pool(self.capacity)
+                meta2[USED] = compact(ni, nf, node, ni2, nf2)
+                tree.pool = (ni2, nf2, meta2)
+            elif node < 0:
+                tree.pool = new_pool(self.capacity)
         self._root = _Root(game, events)
 
     # ----------------------------------------------------------------- searching
@@ -152,15 +187,34 @@ class KernelSearch:
         if self._tuned:
             # Big boards grow a child per legal move on expansion: wait a little longer, to save memory.
             self.params[EXPAND_VISITS] = 2.0 if state.size <= 13 else 3.0
-        ni, nf, meta = self._pool
-        reused = int(nf[0, VISITS])
-        self.ownership_counts[:] = 0.0
-        done = 0
-        chunk = 16
+        reused = sum(int(tree.pool[1][0, VISITS]) for tree in self._trees)
         deadline = None if seconds is None else start + seconds
+        shares = [None] * self.threads if playouts is None else _split(playouts, self.threads)
+        if self.threads == 1:
+            self._run(self._trees[0], position, shares[0], deadline)
+        else:
+            executor = _executor(self.threads)
+            jobs = [
+                executor.submit(self._run, tree, position, share, deadline)
+                for tree, share in zip(self._trees, shares, strict=True)
+            ]
+            for job in jobs:
+                job.result()
+        done = sum(tree.done for tree in self._trees)
+        self.ownership_playouts = done
+        return self._result(position, done, self.now() - start, reused)
+
+    def _run(
+        self, tree: _Tree, position: KernelPosition, playouts: int | None, deadline: float | None
+    ) -> None:
+        """One thread's simulations, in chunks so that the clock is read every few milliseconds."""
+        ni, nf, meta = tree.pool
+        tree.ownership[:] = 0.0
+        tree.done = 0
+        chunk = 16
         t0 = self.now()
         while True:
-            todo = chunk if playouts is None else min(chunk, playouts - done)
+            todo = chunk if playouts is None else min(chunk, playouts - tree.done)
             if todo <= 0:
                 break
             search(
@@ -174,12 +228,13 @@ class KernelSearch:
                 position.history,
                 position.komi,
                 PATTERNS,
-                self._rng,
+                SHAPE_VALUES,
+                tree.rng,
                 self.params,
                 todo,
-                self.ownership_counts,
+                tree.ownership,
             )
-            done += todo
+            tree.done += todo
             t1 = self.now()
             if deadline is not None:
                 if t1 >= deadline:
@@ -191,28 +246,46 @@ class KernelSearch:
             else:
                 chunk = min(chunk * 2, 1024)
             t0 = t1
-        self.ownership_playouts = done
-        return self._result(position, done, self.now() - start, reused)
 
     def _result(self, position: KernelPosition, done: int, elapsed: float, reused: int) -> SearchResult[Move]:
         ni = self._pool[0]
-        children = self._children(0)
+        children = self._root_children()
         if not children:
             return SearchResult(PASS, 0, 0.0, done, elapsed, [PASS], [], reused)
         stats: list[MoveStats[Move]] = [
-            MoveStats(position.core_move(code), visits, rate) for _, code, visits, rate in children
+            MoveStats(position.core_move(code), visits, rate) for code, visits, rate in children
         ]
-        best = children[0]
-        pv: list[Move] = []
-        node = best[0]
+        best_code = children[0][0]
+        pv: list[Move] = [stats[0].move]
+        own = self._children(0)
+        node = next((index for index, code, _, _ in own if code == best_code), -1)
+        ranked = self._children(node) if node >= 0 else []
+        node = ranked[0][0] if ranked and ranked[0][2] > 0 else -1
         while node >= 0 and len(pv) < 30:
             pv.append(position.core_move(int(ni[node, MOVE])))
             ranked = self._children(node)
             node = ranked[0][0] if ranked and ranked[0][2] > 0 else -1
-        return SearchResult(stats[0].move, best[2], best[3], done, elapsed, pv, stats, reused)
+        return SearchResult(stats[0].move, children[0][1], children[0][2], done, elapsed, pv, stats, reused)
+
+    def _root_children(self) -> list[tuple[int, int, float]]:
+        """(move code, visits, mover's mean reward) of the root's moves summed over the trees, best first."""
+        visits: dict[int, int] = {}
+        wins: dict[int, float] = {}
+        prior: dict[int, float] = {}
+        for tree in self._trees:
+            ni, nf, _ = tree.pool
+            first, count = int(ni[0, FIRST]), int(ni[0, COUNT])
+            for child in range(first, first + count) if first >= 0 else range(0):
+                code = int(ni[child, MOVE])
+                visits[code] = visits.get(code, 0) + int(nf[child, VISITS])
+                wins[code] = wins.get(code, 0.0) + float(nf[child, WINS])
+                prior.setdefault(code, float(nf[child, PRIOR_W]) / max(1.0, float(nf[child, PRIOR_N])))
+        out = [(code, n, wins[code] / n if n else prior[code]) for code, n in visits.items()]
+        out.sort(key=lambda entry: (-entry[1], -entry[2], entry[0]))
+        return out
 
     def _children(self, node: int) -> list[tuple[int, int, int, float]]:
-        """(index, move code, visits, mover's mean reward) of a node's children, most visited first."""
+        """(index, move code, visits, mover's mean reward) of a node's children in the first tree."""
         ni, nf, _ = self._pool
         first, count = int(ni[node, FIRST]), int(ni[node, COUNT])
         if first < 0:
@@ -233,7 +306,12 @@ class KernelSearch:
 
     @property
     def total_playouts(self) -> int:
-        return int(self._pool[2][PLAYOUTS])
+        return sum(int(tree.pool[2][PLAYOUTS]) for tree in self._trees)
+
+    @property
+    def ownership_counts(self) -> np.ndarray:
+        total: np.ndarray = sum((tree.ownership for tree in self._trees[1:]), self._trees[0].ownership.copy())
+        return total
 
     def ownership(self) -> list[list[float]]:
         """Per colour, per core point: the share of the last search's playouts in which it was theirs."""
@@ -244,3 +322,28 @@ class KernelSearch:
         points = [padded(p, size) for p in range(size * size)]
         share = self.ownership_counts / self.ownership_playouts
         return [[float(share[c, q]) for q in points] for c in range(position.colours)]
+
+
+def warm_up(threads: int = 1) -> None:
+    """Load the compiled kernel (numba's cache) and start the search threads, so that the first timed move
+    is not slowed by them."""
+    KernelSearch(capacity=1000, threads=threads).search(new_game(5), playouts=threads)
+
+
+_shared: ThreadPoolExecutor | None = None
+_shared_lock = threading.Lock()
+
+
+def _executor(threads: int) -> ThreadPoolExecutor:
+    """One thread pool for every search of the process, grown to the most threads a search asked for."""
+    global _shared
+    with _shared_lock:
+        if _shared is None or _shared._max_workers < threads:
+            _shared = ThreadPoolExecutor(threads, "miai-search")
+        return _shared
+
+
+def _split(playouts: int, threads: int) -> list[int | None]:
+    """A playout budget shared out between threads (the first ones take the remainder)."""
+    base, extra = divmod(playouts, threads)
+    return [base + (1 if k < extra else 0) for k in range(threads)]

@@ -2,7 +2,8 @@
 
 Level 1 is a gentle beginner, in the spirit of Dgo's LV1: a few dozen playouts and many deliberately
 random moves. Each level up doubles or so the playouts and errs less; level 10 searches for the whole time
-budget (`seconds`, default 5 s a move) and is the strongest this machine allows.
+budget (`seconds`, default 5 s a move) on every core (MIAI_SEARCH_THREADS threads, by default one per
+core) and is the strongest this machine allows.
 
 External engines
 ----------------
@@ -49,6 +50,7 @@ from miai.formats.gtp.go_players import MoveGenerator
 TOP_LEVEL = 10
 DEFAULT_SECONDS = 5.0  # level 10's time per move when no budget is given
 ENV_VAR = "MIAI_EXTERNAL_ENGINES"
+THREADS_VAR = "MIAI_SEARCH_THREADS"
 GNUGO_LEVEL = 11
 
 # Levels 1..9: (playouts, time cap in seconds, temperature, share of random moves).
@@ -72,11 +74,23 @@ def style(level: int, seconds: float | None = None) -> Style:
     if seconds is not None and not (seconds > 0 and seconds != float("inf")):
         raise ValueError(f"the time per move must be a positive number of seconds, not {seconds!r}")
     if level == TOP_LEVEL:
-        return Style(None, seconds if seconds is not None else DEFAULT_SECONDS, capacity=2_000_000)
+        budget = seconds if seconds is not None else DEFAULT_SECONDS
+        return Style(None, budget, capacity=2_000_000, threads=search_threads())
     playouts, cap, temperature, blunders = _TABLE[level]
     budget = cap if seconds is None else min(cap, seconds)
     capacity = 200_000 if level <= 6 else 1_000_000
     return Style(playouts, budget, temperature, blunders, capacity)
+
+
+def search_threads(environ: Mapping[str, str] | None = None) -> int:
+    """Threads of a level-10 search: MIAI_SEARCH_THREADS, or one per core (at most 8)."""
+    environ = os.environ if environ is None else environ
+    text = environ.get(THREADS_VAR, "").strip()
+    if not text:
+        return max(1, min(8, os.cpu_count() or 1))
+    if not text.isdigit() or not 1 <= int(text) <= 64:
+        raise ValueError(f"{THREADS_VAR} must be a whole number of threads from 1 to 64, not {text!r}")
+    return int(text)
 
 
 # ----------------------------------------------------------------- external engines

@@ -66,16 +66,11 @@ def run_task(task: SearchTask) -> str | Any:
 
 def _warm_up() -> int:
     """Load the compiled kernel in a worker (numba's cache), so the first real move is not slowed."""
-    from miai.engines.go_search import KernelSearch
+    from miai.engines.go_search import warm_up
+    from miai.engines.levels import search_threads
 
-    KernelSearch(capacity=1000).search(_tiny_game(), playouts=1)
+    warm_up(search_threads())
     return os.getpid()
-
-
-def _tiny_game() -> GoState:
-    from miai.core.go import new_game
-
-    return new_game(5)
 
 
 class EnginePool:

@@ -52,11 +52,17 @@ def add_score_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.Ar
     parser.add_argument("file", type=Path, metavar="FILE.sgf", help="the SGF record to score")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     parser.add_argument(
-        "--rules", default=None, choices=sorted(PRESETS), metavar="PRESET",
+        "--rules",
+        default=None,
+        choices=sorted(PRESETS),
+        metavar="PRESET",
         help=f"rules preset (default: the record's RU, else {DEFAULT_RULES}; one of: %(choices)s)",
     )
     parser.add_argument(
-        "--playouts", type=_positive, default=DEFAULT_PLAYOUTS, metavar="N",
+        "--playouts",
+        type=_positive,
+        default=DEFAULT_PLAYOUTS,
+        metavar="N",
         help=f"playouts of the estimator (default {DEFAULT_PLAYOUTS})",
     )
     parser.add_argument("--seed", type=_seed, default=0, metavar="N", help="seed of the playouts (default 0)")

@@ -146,10 +146,14 @@ def _policy_move(
     policy: Float64Array,
     cands: Int32Array,
     tmp: Int32Array,
+    zob: UInt64Array,
+    no_work: Int32Array,
+    no_hz: UInt64Array,
 ) -> int:
     if last > 0:
         if rand_unit(rng) < policy[ANSWER_ATARI]:
-            q = _pick(b, colour, rng, policy, cands, atari_moves(b, colour, last, cands, tmp), tmp)
+            answers = atari_moves(b, colour, last, cands, tmp, zob, no_work, no_hz)
+            q = _pick(b, colour, rng, policy, cands, answers, tmp)
             if q > 0:
                 return q
         if rand_unit(rng) < policy[PATTERN]:
@@ -180,6 +184,8 @@ def ownership_counts(
     hz = hz0.copy()
     cands = np.empty(64, dtype=np.int32)
     tmp = np.empty(8, dtype=np.int32)
+    no_work = np.empty(0, dtype=np.int32)  # the estimator's playouts, tuned on scored games, read no ladders
+    no_hz = np.empty(0, dtype=np.uint64)
     owner = np.empty(P, dtype=np.int32)
     stack = np.empty(2 * P, dtype=np.int32)
     scores = np.zeros(MAX_COLOURS, dtype=np.float64)
@@ -195,7 +201,7 @@ def ownership_counts(
         moves = 0
         while moves < max_moves and b[H_PASSES] < b[H_N_ACTIVE]:
             colour = wide(b[H_TO_MOVE])
-            q = _policy_move(b, colour, last, rng, pat, policy, cands, tmp)
+            q = _policy_move(b, colour, last, rng, pat, policy, cands, tmp, zob, no_work, no_hz)
             if q == PASS:
                 play_pass(b, hz, colour)
             else:

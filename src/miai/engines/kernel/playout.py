@@ -7,7 +7,7 @@ superko cycle is cut by the move cap) and every colour plays until nobody has a 
 """
 
 # numba compiles plain comparisons and loops best; keep them rather than `in (...)`, any() or ternaries.
-# ruff: noqa: PLR1714, SIM108, SIM109
+# ruff: noqa: PLR1714, SIM109
 
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from miai.engines.kernel.board import (
     playable,
 )
 from miai.engines.kernel.jit import jit, wide
+from miai.engines.kernel.ladder import caught_by_ladder
 from miai.engines.kernel.layout import (
     COL,
     EMPTIES,
@@ -40,6 +41,7 @@ from miai.engines.kernel.layout import (
     H_SIZE,
     H_TO_MOVE,
     HEAD,
+    LENGTH,
     NEXT,
     OFF,
     PASS,
@@ -162,8 +164,22 @@ def _add_candidate(cands: Int32Array, n: int, q: int) -> int:
 
 
 @jit
-def atari_moves(b: Int32Array, colour: int, last: int, cands: Int32Array, tmp: Int32Array) -> int:
-    """Moves answering an atari around `last`: capture a chain in atari, or rescue one's own."""
+def atari_moves(
+    b: Int32Array,
+    colour: int,
+    last: int,
+    cands: Int32Array,
+    tmp: Int32Array,
+    zob: UInt64Array,
+    work: Int32Array,
+    work_hz: UInt64Array,
+) -> int:
+    """Moves answering an atari around `last`: capture a chain in atari, or rescue one's own.
+
+    With a scratch board in `work` (empty: don't), an escape into a working ladder is no rescue.
+    """
+    attacker = wide(b[COL + last])
+    ladders = work.size > 0 and attacker >= 0 and attacker != colour
     n = wide(0)
     seen0 = -1
     seen1 = -1
@@ -186,8 +202,13 @@ def atari_moves(b: Int32Array, colour: int, last: int, cands: Int32Array, tmp: I
         if v != colour:
             n = _add_candidate(cands, n, lib)  # capture it
         else:
-            # Escape by extending when that gives at least two liberties, or by capturing a neighbour.
-            if liberties_after(b, colour, lib, wide(2), tmp) >= 2 or captures_any(b, colour, lib) > 0:
+            # Escape by extending when that gives two liberties (three, or two out of a ladder), or by
+            # capturing a neighbour.
+            libs = liberties_after(b, colour, lib, wide(3), tmp)
+            escapes = captures_any(b, colour, lib) > 0 or libs >= 3
+            if not escapes and libs == 2:
+                escapes = not (ladders and caught_by_ladder(b, zob, hd, attacker, work, work_hz, tmp))
+            if escapes:
                 n = _add_candidate(cands, n, lib)
             t = hd
             while True:
@@ -227,14 +248,23 @@ def _pick(b: Int32Array, colour: int, rng: UInt64Array, cands: Int32Array, n: in
 
 
 @jit
-def policy_move(b: Int32Array, colour: int, rng: UInt64Array, pat: np.ndarray, scratch: Int32Array) -> int:
-    """The light policy's move for `colour` (a padded point or PASS)."""
+def policy_move(
+    b: Int32Array,
+    colour: int,
+    rng: UInt64Array,
+    pat: np.ndarray,
+    scratch: Int32Array,
+    zob: UInt64Array,
+    work: Int32Array,
+    work_hz: UInt64Array,
+) -> int:
+    """The light policy's move for `colour` (a padded point or PASS); `work` as for `atari_moves`."""
     cands = scratch[:64]
     tmp = scratch[64:72]
     last = wide(b[H_LAST])
     if last > 0:
         if rand_unit(rng) < PROB_CAPTURE:
-            n = atari_moves(b, colour, last, cands, tmp)
+            n = atari_moves(b, colour, last, cands, tmp, zob, work, work_hz)
             q = _pick(b, colour, rng, cands, n, tmp)
             if q > 0:
                 return q
@@ -259,11 +289,14 @@ def run_playout(
     ply0: int,
     max_moves: int,
     scratch: Int32Array,
+    work: Int32Array,
+    work_hz: UInt64Array,
 ) -> int:
     """Play until every colour in play has passed in a row (or a move cap); returns the moves played.
 
     Records in amaf_colour/amaf_ply who first played each point and when (ply0 counts the plies before).
-    `light=False` is the pure random policy (the benchmark's reference playout).
+    `light=False` is the pure random policy (the benchmark's reference playout). `work`/`work_hz` are the
+    ladder reader's scratch board (see `kernel.ladder.new_work`), or empty arrays to read no ladders.
     """
     moves = 0
     tmp = scratch[64:72]
@@ -272,7 +305,7 @@ def run_playout(
             break
         colour = wide(b[H_TO_MOVE])
         if light:
-            q = policy_move(b, colour, rng, pat, scratch)
+            q = policy_move(b, colour, rng, pat, scratch, zob, work, work_hz)
         else:
             q = random_move(b, colour, rng, False, tmp)
         if q == PASS:
@@ -384,11 +417,15 @@ def repeated_playouts(
     rewards = np.zeros(16, dtype=np.float64)
     total = np.zeros(16, dtype=np.float64)
     colours = b0[H_COLOURS]
+    work = np.zeros(LENGTH, dtype=np.int32)
+    work_hz = np.zeros(2, dtype=np.uint64)
     amaf_colour[:] = -1  # recorded but unused here, so never reset
     for _ in range(count):
         copy_board(b, b0)
         hz[:] = hz0
-        run_playout(b, hz, zob, rng, pat, light, amaf_colour, amaf_ply, wide(0), max_moves, scratch)
+        run_playout(
+            b, hz, zob, rng, pat, light, amaf_colour, amaf_ply, wide(0), max_moves, scratch, work, work_hz
+        )
         area_scores(b, komi, scores, owner, stack)
         rewards_from_scores(b, scores, rewards)
         for c in range(colours):

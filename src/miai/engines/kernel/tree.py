@@ -9,7 +9,8 @@ path serves two colours and eight.
 A simulation walks down from the root choosing the child with the best blend of mean reward and AMAF
 (all-moves-as-first) mean (Gelly & Silver's β schedule), expands a leaf once it has been visited often
 enough (children are the full-rule legal moves, superko included, minus own-eye fillings, plus pass, each
-with "equivalent experience" priors from capture, atari, shape, distance and edge heuristics), finishes the
+with "equivalent experience" priors from capture, atari and ladder reading, 3×3 shapes learned from real
+games, distance and edge heuristics), finishes the
 game with a light playout, scores it by area, and backs the rewards and AMAF statistics up the path.
 """
 
@@ -34,6 +35,7 @@ from miai.engines.kernel.board import (
     play_pass,
 )
 from miai.engines.kernel.jit import jit, wide
+from miai.engines.kernel.ladder import atari_caught_by_ladder, caught_by_ladder
 from miai.engines.kernel.layout import (
     COL,
     EMPTIES,
@@ -47,6 +49,7 @@ from miai.engines.kernel.layout import (
     H_TO_MOVE,
     HEAD,
     KO_SIMPLE,
+    LENGTH,
     PASS,
     Float64Array,
     Int32Array,
@@ -83,7 +86,7 @@ RAVE_EQUIV = 1
 EXPAND_VISITS = 2
 PRIOR_EVEN = 3
 PRIOR_CAPTURE = 4
-PRIOR_PATTERN = 5
+PRIOR_SHAPE = 5
 PRIOR_SELF_ATARI = 6
 PRIOR_NEAR = 7
 PRIOR_EDGE = 8
@@ -102,7 +105,7 @@ def default_params() -> Float64Array:
     params[EXPAND_VISITS] = 2.0
     params[PRIOR_EVEN] = 10.0
     params[PRIOR_CAPTURE] = 15.0
-    params[PRIOR_PATTERN] = 10.0
+    params[PRIOR_SHAPE] = 20.0
     params[PRIOR_SELF_ATARI] = 10.0
     params[PRIOR_NEAR] = 10.0
     params[PRIOR_EDGE] = 10.0
@@ -142,27 +145,60 @@ def _near_stones(b: Int32Array, q: int, size: int, reach: int) -> bool:
 
 @jit
 def _prior(
-    b: Int32Array, colour: int, q: int, pat: np.ndarray, params: Float64Array, tmp: Int32Array
+    b: Int32Array,
+    colour: int,
+    q: int,
+    shape: Float64Array,
+    params: Float64Array,
+    tmp: Int32Array,
+    zob: UInt64Array,
+    work: Int32Array,
+    work_hz: UInt64Array,
 ) -> tuple[float, float]:
     """Equivalent-experience prior (visits, reward) of a placement for the colour to move."""
     n = params[PRIOR_EVEN]
     w = 0.5 * n
+    last = wide(b[H_LAST])
+    attacker = wide(b[COL + last]) if last > 0 else wide(-1)
     if captures_any(b, colour, q) > 0:
         n += params[PRIOR_CAPTURE]
         w += params[PRIOR_CAPTURE]
     else:
-        for m in (q - W, q - 1, q + 1, q + W):  # saving an own chain from atari
-            if b[COL + m] == colour and liberties_upto(b, wide(b[HEAD + m]), wide(2), tmp) == 1:
-                if liberties_after(b, colour, q, wide(3), tmp) >= 3:
+        for m in (q - W, q - 1, q + 1, q + W):
+            v = wide(b[COL + m])
+            if v < 0:
+                continue
+            head = wide(b[HEAD + m])
+            libs = liberties_upto(b, head, wide(3), tmp)
+            if v == colour and libs == 1:
+                # Saving an own chain from atari: good with three liberties, or two out of a ladder.
+                after = liberties_after(b, colour, q, wide(3), tmp)
+                laddered = (
+                    after == 2
+                    and attacker >= 0
+                    and attacker != colour
+                    and caught_by_ladder(b, zob, head, attacker, work, work_hz, tmp)
+                )
+                if after >= 3 or (after == 2 and not laddered):
                     n += params[PRIOR_CAPTURE]
                     w += params[PRIOR_CAPTURE]
+                elif laddered:
+                    n += params[PRIOR_CAPTURE]  # running into a ladder only loses more stones
                 break
-    if pat[pattern_code(b, q, colour)]:
-        n += params[PRIOR_PATTERN]
-        w += params[PRIOR_PATTERN]
+            if (
+                v != colour
+                and libs == 2
+                and atari_caught_by_ladder(b, zob, colour, q, head, work, work_hz, tmp)
+            ):
+                n += params[PRIOR_CAPTURE]  # an atari whose ladder works captures
+                w += params[PRIOR_CAPTURE]
+                break
+    # The shape's value learned from real games: 0.5 for an average point, near 1 for the shapes players
+    # choose most, near 0 for those they avoid.
+    n += params[PRIOR_SHAPE]
+    w += params[PRIOR_SHAPE] * shape[pattern_code(b, q, colour)]
     if self_atari(b, colour, q, tmp):
         n += params[PRIOR_SELF_ATARI]
-    last = wide(b[H_LAST])
     if last > 0:
         d = abs(q // W - last // W) + abs(q % W - last % W)
         if d <= 3:
@@ -173,10 +209,13 @@ def _prior(
     row = q // W - 1
     col = q % W - 1
     line = min(row, col, size - 1 - row, size - 1 - col)
-    if line <= 2 and size >= 9 and not _near_stones(b, q, size, 3):
-        n += params[PRIOR_EDGE]
-        if line == 2:
-            w += params[PRIOR_EDGE]  # the third line is fine in an empty area, the first two are not
+    if size >= 9 and line <= 3 and not _near_stones(b, q, size, 3):
+        # In an empty area the first two lines are slow; the third, and on big boards the fourth, are fine.
+        if line <= 1:
+            n += params[PRIOR_EDGE]
+        elif line == 2 or size >= 13:
+            n += params[PRIOR_EDGE]
+            w += params[PRIOR_EDGE]
     return n, w
 
 
@@ -193,10 +232,12 @@ def _expand(
     history: UInt64Array,
     keys: UInt64Array,
     n_keys: int,
-    pat: np.ndarray,
+    shape: Float64Array,
     params: Float64Array,
     moves: Int32Array,
     tmp: Int32Array,
+    work: Int32Array,
+    work_hz: UInt64Array,
 ) -> bool:
     colour = wide(b[H_TO_MOVE])
     count = 0
@@ -222,7 +263,7 @@ def _expand(
             nf[child, PRIOR_N] = params[PRIOR_PASS_N]
             nf[child, PRIOR_W] = params[PRIOR_PASS_W]
         else:
-            pn, pw = _prior(b, colour, q, pat, params, tmp)
+            pn, pw = _prior(b, colour, q, shape, params, tmp, zob, work, work_hz)
             nf[child, PRIOR_N] = pn
             nf[child, PRIOR_W] = pw
     ni[node, FIRST] = first
@@ -265,6 +306,7 @@ def search(
     history: UInt64Array,
     komi: Float64Array,
     pat: np.ndarray,
+    shape: Float64Array,
     rng: UInt64Array,
     params: Float64Array,
     playouts: int,
@@ -287,6 +329,8 @@ def search(
     stack = np.empty(2 * P, dtype=np.int32)
     scores = np.zeros(16, dtype=np.float64)
     rewards = np.zeros(16, dtype=np.float64)
+    work = np.zeros(LENGTH, dtype=np.int32)
+    work_hz = np.zeros(2, dtype=np.uint64)
     size = root_b[H_SIZE]
     superko = root_b[H_KO_RULE] != KO_SIMPLE
     expand_visits = params[EXPAND_VISITS]
@@ -309,7 +353,23 @@ def search(
                 if node != 0 and nf[node, VISITS] < expand_visits:
                     break
                 if not _expand(
-                    ni, nf, meta, node, b, hz, zob, sit, history, keys, n_keys, pat, params, moves, tmp
+                    ni,
+                    nf,
+                    meta,
+                    node,
+                    b,
+                    hz,
+                    zob,
+                    sit,
+                    history,
+                    keys,
+                    n_keys,
+                    pat,
+                    params,
+                    moves,
+                    tmp,
+                    work,
+                    work_hz,
                 ):
                     break
             child = _select(ni, nf, node, params)
@@ -333,7 +393,9 @@ def search(
                 # Dead stones are judged at the end of such games: let the playout settle them.
                 b[H_PASSES] = 0
                 b[H_PLIES_LEFT] = -1
-            run_playout(b, hz, zob, rng, pat, light, amaf_colour, amaf_ply, depth, max_moves, scratch)
+            run_playout(
+                b, hz, zob, rng, pat, light, amaf_colour, amaf_ply, depth, max_moves, scratch, work, work_hz
+            )
         area_scores(b, komi, scores, owner, stack)
         rewards_from_scores(b, scores, rewards)
         for row in range(size):

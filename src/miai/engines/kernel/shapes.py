@@ -1,0 +1,142 @@
+"""Learned 3×3 shapes: how much more (or less) often than average players choose a point with each
+neighbourhood, for the tree's priors.
+
+A neighbourhood is the 16-bit code of `playout.pattern_code` (the eight neighbours as empty, the mover's,
+another colour's or off the board), so shapes are seen from the mover's side. The counts come from real
+game records (`python -m miai.engines.shape_learning`, see there) and live in `shape_rates.txt` as
+"canonical code, times chosen, times available" rows, a code standing for its eight rotations and
+reflections. `shape_values()` turns them into a 65,536-entry table of values in (0, 1): 0.5 for a shape
+chosen as often as the average point, towards 1 for shapes players pick far more often (hane, cuts,
+extensions from contact), towards 0 for shapes they avoid (filling their own eye space, empty triangles).
+"""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import numpy as np
+import numpy.typing as npt
+
+from miai.engines.kernel.board import place
+from miai.engines.kernel.jit import jit, wide
+from miai.engines.kernel.layout import COL, EMPTIES, EMPTY, H_N_EMPTY, Int32Array, UInt64Array
+from miai.engines.kernel.playout import pattern_code
+
+RATES_FILE = "shape_rates.txt"
+SMOOTHING = 50.0  # pseudo-observations at the average rate, so that rare shapes stay near 0.5
+
+# Neighbour order of a code, from its most significant pair down: NW N NE W E SW S SE, as (row, col).
+_CELLS = ((-1, -1), (-1, 0), (-1, 1), (0, -1), (0, 1), (1, -1), (1, 0), (1, 1))
+
+
+def _permutations() -> list[list[int]]:
+    """For each of the 8 symmetries of the square, where each neighbour's pair goes."""
+    out = []
+    for flip in (False, True):
+        for turns in range(4):
+            perm = []
+            for row, col in _CELLS:
+                r, c = row, -col if flip else col
+                for _ in range(turns):
+                    r, c = c, -r
+                perm.append(_CELLS.index((r, c)))
+            out.append(perm)
+    return out
+
+
+_PERMUTATIONS = _permutations()
+
+
+def _digits(code: int) -> list[int]:
+    return [(code >> (2 * (7 - i))) & 3 for i in range(8)]
+
+
+def _code(digits: list[int]) -> int:
+    code = 0
+    for d in digits:
+        code = code * 4 + d
+    return code
+
+
+def variants(code: int) -> set[int]:
+    """The codes of a neighbourhood under every rotation and reflection."""
+    digits = _digits(code)
+    out = set()
+    for perm in _PERMUTATIONS:
+        moved = [0] * 8
+        for i, d in enumerate(digits):
+            moved[perm[i]] = d
+        out.add(_code(moved))
+    return out
+
+
+def canonical(code: int) -> int:
+    return min(variants(code))
+
+
+def parse_rates(text: str) -> dict[int, tuple[int, int]]:
+    """{canonical code: (chosen, available)} from the rates file (comment lines start with '#')."""
+    rates: dict[int, tuple[int, int]] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split()
+        if len(parts) != 3 or not all(p.isdigit() for p in parts):
+            raise ValueError(f"{RATES_FILE} line {number}: expected 'code chosen available', got {line!r}")
+        code, chosen, available = (int(p) for p in parts)
+        if code >= 1 << 16 or chosen > available:
+            raise ValueError(f"{RATES_FILE} line {number}: impossible counts {line!r}")
+        rates[code] = (chosen, available)
+    return rates
+
+
+def values_from_rates(rates: dict[int, tuple[int, int]]) -> npt.NDArray[np.float64]:
+    """The per-code value table: rate / (rate + average rate), each rate smoothed towards the average."""
+    chosen = sum(c for c, _ in rates.values())
+    available = sum(a for _, a in rates.values())
+    values = np.full(1 << 16, 0.5, dtype=np.float64)
+    if not available:
+        return values
+    mean = chosen / available
+    for code, (c, a) in rates.items():
+        rate = (c + SMOOTHING * mean) / (a + SMOOTHING)
+        for variant in variants(code):
+            values[variant] = rate / (rate + mean)
+    return values
+
+
+def shape_values() -> npt.NDArray[np.float64]:
+    """The value table learned from real games, as shipped with Miai."""
+    text = resources.files("miai.engines.kernel").joinpath(RATES_FILE).read_text(encoding="utf-8")
+    return values_from_rates(parse_rates(text))
+
+
+SHAPE_VALUES = shape_values()
+
+
+@jit
+def count_shapes(
+    b: Int32Array,
+    hz: UInt64Array,
+    zob: UInt64Array,
+    colours: Int32Array,
+    points: Int32Array,
+    chosen: npt.NDArray[np.int64],
+    available: npt.NDArray[np.int64],
+) -> int:
+    """Replay placements (padded points; < 0 for a pass) on `b`, counting per raw code the empty points
+    available to the mover and the point chosen. Stops at a move onto a stone (a record the board cannot
+    follow); returns the moves counted."""
+    for i in range(points.shape[0]):
+        q = wide(points[i])
+        colour = wide(colours[i])
+        if q < 0:
+            continue
+        if b[COL + q] != EMPTY:
+            return i
+        for k in range(b[H_N_EMPTY]):
+            available[pattern_code(b, wide(b[EMPTIES + k]), colour)] += 1
+        chosen[pattern_code(b, q, colour)] += 1
+        place(b, hz, zob, colour, q)
+    return wide(points.shape[0])

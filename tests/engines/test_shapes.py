@@ -1,0 +1,100 @@
+"""Learned 3×3 shapes: symmetry, the rates file, the value table, counting, and the shipped table."""
+
+from __future__ import annotations
+
+from importlib import resources
+
+import numpy as np
+import pytest
+
+from miai.core.go import Rules, new_game
+from miai.engines.kernel.convert import from_state
+from miai.engines.kernel.layout import padded
+from miai.engines.kernel.shapes import (
+    RATES_FILE,
+    SHAPE_VALUES,
+    canonical,
+    count_shapes,
+    parse_rates,
+    values_from_rates,
+    variants,
+)
+from miai.engines.shape_learning import learn, rates_text
+from tests.conftest import shared_data
+
+EMPTY_AREA = 0
+FIRST_LINE = 0b00_00_00_00_00_11_11_11  # empty but the three points below are off the board
+
+
+def _code(rows: str) -> int:
+    """A code from a 3×3 picture such as 'X.O/.*./###' (X the mover, O another colour, # off)."""
+    cells = [c for c in rows.replace("/", "") if c != "*"]
+    code = 0
+    for c in cells:
+        code = code * 4 + ".XO#".index(c)
+    return code
+
+
+def test_variants_are_the_eight_symmetries() -> None:
+    corner = _code("##./#*./...")  # a corner point: off the board above and to the left
+    assert len(variants(corner)) == 4  # symmetric along the diagonal
+    assert _code(".../.*./###") in variants(_code("###/.*./..."))
+    assert len(variants(_code("X../.*./..."))) == 4
+    assert len(variants(_code("XO./.*./..."))) == 8
+    assert canonical(_code("###/.*./...")) == canonical(_code(".../.*./###"))
+    assert all(canonical(v) == canonical(corner) for v in variants(corner))
+
+
+def test_parse_rates_reads_rows_and_rejects_nonsense() -> None:
+    assert parse_rates("# header\n\n0 3 100\n63 1 7\n") == {0: (3, 100), 63: (1, 7)}
+    with pytest.raises(ValueError, match="line 2: expected 'code chosen available'"):
+        parse_rates("# ok\n1 2\n")
+    with pytest.raises(ValueError, match="impossible counts"):
+        parse_rates("5 9 3\n")
+    with pytest.raises(ValueError, match="impossible counts"):
+        parse_rates(f"{1 << 16} 0 3\n")
+
+
+def test_values_rank_shapes_by_how_often_they_are_chosen() -> None:
+    hane = canonical(_code("XO./.*./..."))
+    values = values_from_rates(
+        {EMPTY_AREA: (10, 10_000), canonical(FIRST_LINE): (0, 5_000), hane: (90, 1_000)}
+    )
+    assert values[FIRST_LINE] < 0.5 < values[hane]
+    assert all(values[v] == values[hane] for v in variants(hane))
+    assert values[_code("O.X/.*./.X.")] == 0.5  # never seen: neutral
+    assert (values_from_rates({}) == 0.5).all()
+
+
+def test_count_shapes_counts_what_the_mover_chose_among_the_empty_points() -> None:
+    state = new_game(5, Rules())
+    position = from_state(state)
+    chosen = np.zeros(1 << 16, dtype=np.int64)
+    available = np.zeros(1 << 16, dtype=np.int64)
+    colours = np.array([0, 1, 0], dtype=np.int32)
+    points = np.array([padded(12, 5), -1, padded(13, 5)], dtype=np.int32)  # C3, a pass, D3
+    assert count_shapes(position.b, position.hz, position.zob, colours, points, chosen, available) == 3
+    assert chosen.sum() == 2
+    assert available.sum() == 25 + 24
+    assert chosen[EMPTY_AREA] == 1  # C3 on the empty board
+    assert chosen[_code(".../X*./...")] == 1  # D3 beside the mover's own stone
+    # A record the board cannot follow stops the count there.
+    again = np.array([padded(12, 5)], dtype=np.int32)
+    assert count_shapes(position.b, position.hz, position.zob, colours[:1], again, chosen, available) == 0
+
+
+def test_the_shipped_values_favour_contact_shapes_over_the_first_line() -> None:
+    assert SHAPE_VALUES[FIRST_LINE] < 0.1
+    assert SHAPE_VALUES[_code("XO./.*./...")] > 0.8  # hane at the head of a contact fight
+    assert SHAPE_VALUES[_code(".X./X*X/.X.")] < 0.1  # filling one's own eye
+    assert 0.2 < SHAPE_VALUES[EMPTY_AREA] < 0.6
+
+
+@pytest.mark.conformance
+def test_the_shipped_rates_are_what_the_learner_makes_of_the_shared_games() -> None:
+    folder = shared_data("gnugo", "games")
+    chosen, available, games, moves = learn(folder.rglob("*.sgf"), progress=False)
+    shipped = resources.files("miai.engines.kernel").joinpath(RATES_FILE).read_text(encoding="utf-8")
+    made = rates_text(chosen, available, "x", games, moves)
+    assert games > 1000 and moves > 150_000
+    assert parse_rates(made) == parse_rates(shipped)
