@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
 from miai.core.go import PASS, RESIGN, GoState, Place, Rules, new_game
 from miai.core.go.rules import DeadStones
 from miai.engines.go_player import GoPlayer, ResignPolicy, Style
 from miai.formats.ascii import parse_diagram
 from tests.engines.problems import PROBLEMS
+from tests.engines.test_mcts import FakeClock
 
 QUICK = Style(playouts=600, seconds=None)
 
@@ -103,3 +106,20 @@ def test_beginner_errs_reproducibly() -> None:
         games.append(moves)
     assert games[0] == games[1]
     assert games[0] != games[2]
+
+
+def test_the_whole_move_keeps_within_its_time(monkeypatch: pytest.MonkeyPatch) -> None:
+    clock = FakeClock(0.01)
+    player = GoPlayer(Style(playouts=None, seconds=1.0), seed=1, now=clock)
+    useful = GoPlayer._useful_placements
+
+    def slow_useful(state: GoState, colour: int) -> list[int]:
+        clock.t += 0.3  # the work before the search "takes" 0.3 s
+        return useful(state, colour)
+
+    monkeypatch.setattr(player, "_useful_placements", slow_useful)
+    before = clock.t
+    player.choose(new_game(9, Rules(komi=(0.0, 7.5))))
+    assert player.last is not None
+    assert player.last.seconds <= 1.0 - 0.3 - 0.05 + 0.02  # what is left, less a margin, one tick over
+    assert clock.t - before <= 1.0

@@ -8,6 +8,11 @@ import pytest
 
 from miai.core.go import PASS, GoState, Move, Place, Rules, new_game
 from miai.engines.go_search import KernelSearch
+from miai.engines.kernel.convert import from_state
+from miai.engines.kernel.layout import PASS as KERNEL_PASS
+from miai.engines.kernel.playout import pattern_code
+from miai.engines.kernel.shapes import SHAPE_VALUES
+from miai.engines.kernel.tree import COUNT, FIRST, MOVE, PRIOR_N, PRIOR_SHAPE, PRIOR_W, default_params
 from tests.engines.problems import PROBLEMS, Problem
 from tests.engines.test_mcts import FakeClock
 
@@ -96,3 +101,57 @@ def test_multi_colour_games_stay_legal(colours: int, size: int) -> None:
             if rng.random() < 0.3:
                 move = rng.choice(state.legal_moves())
             state = state.play(move)
+
+
+def test_threads_search_side_by_side_and_sum_their_roots() -> None:
+    state = nine().play(Place(40)).play(Place(30))
+    search = KernelSearch(seed=7, threads=2)
+    result = search.search(state, playouts=401)
+    assert search.threads == 2
+    assert result.playouts == 401 == search.total_playouts
+    assert sum(c.visits for c in result.children) == 401  # both trees' root moves, summed
+    assert len({c.move for c in result.children}) == len(result.children)
+    shares = search.ownership()
+    assert all(abs(sum(s[p] for s in shares) - 1.0) <= 1.0 for p in range(81))
+    assert all(0.0 <= s[p] <= 1.0 for s in shares for p in range(81))
+    # Each thread has its own seeded generator, so a playout budget stays reproducible.
+    again = KernelSearch(seed=7, threads=2)
+    assert fingerprint(again, state, 400) == fingerprint(KernelSearch(seed=7, threads=2), state, 400)
+
+
+def test_threads_keep_their_trees_between_moves() -> None:
+    search = KernelSearch(seed=3, threads=2)
+    state = nine()
+    first = search.search(state, playouts=2000)
+    state = state.play(first.move).play(first.principal_variation[1])
+    assert search.search(state, playouts=100).reused > 0
+
+
+@pytest.mark.parametrize("threads", [0, 65])
+def test_thread_counts_are_checked(threads: int) -> None:
+    with pytest.raises(ValueError, match=r"search threads must be 1\.\.64"):
+        KernelSearch(threads=threads)
+
+
+def test_priors_follow_the_learned_shape_values() -> None:
+    # Black has stones nearby, so the root's moves see many different 3×3 shapes.
+    state = nine().play(Place(40)).play(Place(41)).play(Place(31)).play(Place(50))
+    without = default_params()
+    without[PRIOR_SHAPE] = 0.0
+    plain, shaped = KernelSearch(seed=1, params=without), KernelSearch(seed=1)
+    plain.search(state, playouts=1)
+    shaped.search(state, playouts=1)
+    position = from_state(state)
+    weight = default_params()[PRIOR_SHAPE]
+    (ni, nf_plain, _), (_, nf_shaped, _) = plain._pool, shaped._pool
+    codes = set()
+    for child in range(int(ni[0, FIRST]), int(ni[0, FIRST] + ni[0, COUNT])):
+        q = int(ni[child, MOVE])
+        if q == KERNEL_PASS:
+            continue
+        code = pattern_code(position.b, q, 0)
+        codes.add(code)
+        assert nf_shaped[child, PRIOR_N] - nf_plain[child, PRIOR_N] == pytest.approx(weight)
+        gain = nf_shaped[child, PRIOR_W] - nf_plain[child, PRIOR_W]
+        assert gain == pytest.approx(weight * SHAPE_VALUES[code], abs=1e-4)
+    assert len(codes) > 5

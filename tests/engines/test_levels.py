@@ -136,3 +136,17 @@ def test_any_game_levels() -> None:
     assert go.is_legal(choose_move_any_game(go, 2, seed=1))
     with pytest.raises(ValueError, match="levels"):
         choose_move_any_game(state, 11, seed=1)
+
+
+def test_search_threads_follow_the_environment() -> None:
+    assert levels.search_threads({"MIAI_SEARCH_THREADS": "3"}) == 3
+    assert 1 <= levels.search_threads({}) <= 8
+    for bad in ("0", "65", "two", "-1"):
+        with pytest.raises(ValueError, match="MIAI_SEARCH_THREADS must be a whole number"):
+            levels.search_threads({"MIAI_SEARCH_THREADS": bad})
+
+
+def test_only_the_top_level_searches_on_several_threads(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("MIAI_SEARCH_THREADS", "2")
+    assert style(10).threads == 2
+    assert style(9).threads == 1

@@ -364,7 +364,7 @@ def search(
                     history,
                     keys,
                     n_keys,
-                    pat,
+                    shape,
                     params,
                     moves,
                     tmp,
