@@ -10,15 +10,15 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
 from miai.core.go import GoState, Move, Pass, Place, new_game
 from miai.core.go.moves import PASS
 from miai.engines.kernel.convert import KernelPosition, from_state
+from miai.engines.kernel.layout import MAX_COLOURS, SITUATION_KEYS, P, padded
 from miai.engines.kernel.layout import PASS as KERNEL_PASS
-from miai.engines.kernel.layout import SITUATION_KEYS, padded
 from miai.engines.kernel.patterns import PATTERNS
 from miai.engines.kernel.playout import new_rng
 from miai.engines.kernel.shapes import SHAPE_VALUES
@@ -33,6 +33,7 @@ from miai.engines.kernel.tree import (
     PRIOR_W,
     USED,
     VISITS,
+    WIDEN,
     WINS,
     compact,
     default_params,
@@ -42,6 +43,8 @@ from miai.engines.kernel.tree import (
 from miai.engines.result import MoveStats, SearchResult
 
 DEFAULT_CAPACITY = 400_000
+WIDEN_SIZE = 13  # boards from this size on search with progressive widening ...
+WIDEN_FROM = 5.0  # ... starting from this many children
 MAX_THREADS = 64
 
 
@@ -64,6 +67,11 @@ def _game_key(state: GoState) -> tuple[object, ...]:
     return (state.size, state.colours, state.rules, start.hash, start.to_move)
 
 
+def new_replies() -> np.ndarray:
+    """An empty table of last good replies (no reply known for any colour and move)."""
+    return np.full((MAX_COLOURS, P), -1, dtype=np.int32)
+
+
 @dataclass
 class _Tree:
     """One thread's search tree: its node pool, its random generator and its ownership counts."""
@@ -71,6 +79,7 @@ class _Tree:
     pool: tuple[np.ndarray, np.ndarray, np.ndarray]
     rng: np.ndarray
     ownership: np.ndarray
+    replies: np.ndarray = field(default_factory=new_replies)
     done: int = 0
 
 
@@ -163,6 +172,7 @@ class KernelSearch:
                 tree.pool = (ni2, nf2, meta2)
             elif node < 0:
                 tree.pool = new_pool(self.capacity)
+                tree.replies = new_replies()
         self._root = _Root(game, events)
 
     # ----------------------------------------------------------------- searching
@@ -185,8 +195,10 @@ class KernelSearch:
         position = from_state(state, colour)
         self.position = position
         if self._tuned:
-            # Big boards grow a child per legal move on expansion: wait a little longer, to save memory.
+            # Big boards grow a child per legal move on expansion: wait a little longer, to save memory;
+            # and they have too many moves to try them all: widen progressively in prior order.
             self.params[EXPAND_VISITS] = 2.0 if state.size <= 13 else 3.0
+            self.params[WIDEN] = WIDEN_FROM if state.size >= WIDEN_SIZE else 0.0
         reused = sum(int(tree.pool[1][0, VISITS]) for tree in self._trees)
         deadline = None if seconds is None else start + seconds
         shares = [None] * self.threads if playouts is None else _split(playouts, self.threads)
@@ -233,6 +245,7 @@ class KernelSearch:
                 self.params,
                 todo,
                 tree.ownership,
+                tree.replies,
             )
             tree.done += todo
             t1 = self.now()

@@ -59,6 +59,7 @@ from miai.engines.kernel.layout import (
 )
 from miai.engines.kernel.playout import (
     area_scores,
+    learn_replies,
     pattern_code,
     rewards_from_scores,
     run_playout,
@@ -93,7 +94,11 @@ PRIOR_EDGE = 8
 PRIOR_PASS_N = 9
 PRIOR_PASS_W = 10
 LIGHT = 11
-N_PARAMS = 12
+REPLIES = 12  # > 0: playouts use and learn last good replies
+WIDEN = 13  # > 0: progressive widening, starting with this many children (the pass among them)
+WIDEN_SCALE = 14
+WIDEN_GROWTH = 15
+N_PARAMS = 16
 
 MAX_DEPTH = 1024
 
@@ -112,6 +117,10 @@ def default_params() -> Float64Array:
     params[PRIOR_PASS_N] = 10.0
     params[PRIOR_PASS_W] = 1.0
     params[LIGHT] = 1.0
+    params[REPLIES] = 0.0  # off: on 13×13 self-play it lost 9 of 11 games to the same search without
+    params[WIDEN] = 0.0  # KernelSearch turns it on for big boards
+    params[WIDEN_SCALE] = 20.0
+    params[WIDEN_GROWTH] = 1.3
     return params
 
 
@@ -238,6 +247,8 @@ def _expand(
     tmp: Int32Array,
     work: Int32Array,
     work_hz: UInt64Array,
+    prior_n: Float64Array,
+    prior_w: Float64Array,
 ) -> bool:
     colour = wide(b[H_TO_MOVE])
     count = 0
@@ -250,22 +261,32 @@ def _expand(
     if first + count + 1 > ni.shape[0]:
         return False
     meta[USED] = first + count + 1
+    for k in range(count):
+        pn, pw = _prior(b, colour, wide(moves[k]), shape, params, tmp, zob, work, work_hz)
+        prior_n[k] = pn
+        prior_w[k] = pw
+    # Progressive widening looks at the children in this order: the pass, then the best priors first.
+    widening = params[WIDEN] > 0
+    order = np.arange(count)
+    if widening:
+        order = np.argsort(-(prior_w[:count] / prior_n[:count]), kind="mergesort")
     for k in range(count + 1):
         child = first + k
-        q = wide(moves[k]) if k < count else PASS
-        ni[child, MOVE] = q
         ni[child, FIRST] = -1
         ni[child, COUNT] = 0
         ni[child, MOVER] = colour
         for f in range(6):
             nf[child, f] = 0.0
-        if q == PASS:
+        slot = k - 1 if widening else k
+        i = wide(order[slot]) if 0 <= slot < count else count
+        if i == count:
+            ni[child, MOVE] = PASS
             nf[child, PRIOR_N] = params[PRIOR_PASS_N]
             nf[child, PRIOR_W] = params[PRIOR_PASS_W]
         else:
-            pn, pw = _prior(b, colour, q, shape, params, tmp, zob, work, work_hz)
-            nf[child, PRIOR_N] = pn
-            nf[child, PRIOR_W] = pw
+            ni[child, MOVE] = moves[i]
+            nf[child, PRIOR_N] = prior_n[i]
+            nf[child, PRIOR_W] = prior_w[i]
     ni[node, FIRST] = first
     ni[node, COUNT] = count + 1
     return True
@@ -276,10 +297,19 @@ def _select(ni: Int32Array, nf: np.ndarray, node: int, params: Float64Array) -> 
     first = ni[node, FIRST]
     explore = params[EXPLORE]
     equiv = params[RAVE_EQUIV]
-    log_n = math.log(nf[node, VISITS] + 1.0)
+    visits = nf[node, VISITS]
+    log_n = math.log(visits + 1.0)
+    count = wide(ni[node, COUNT])
+    if params[WIDEN] > 0:
+        # Progressive widening (Coulom 2007; Chaslot et al. 2008): the children in prior order, a few at
+        # first and one more each time the visits grow by a factor, so big boards search what is likely.
+        width = wide(
+            params[WIDEN] + math.log(1.0 + visits / params[WIDEN_SCALE]) / math.log(params[WIDEN_GROWTH])
+        )
+        count = min(count, width)
     best = -1e30
     chosen = first
-    for child in range(first, first + ni[node, COUNT]):
+    for child in range(first, first + count):
         n = nf[child, VISITS] + nf[child, PRIOR_N]
         value = (nf[child, WINS] + nf[child, PRIOR_W]) / n if n > 0 else 0.5
         rn = nf[child, RAVE_N]
@@ -311,10 +341,13 @@ def search(
     params: Float64Array,
     playouts: int,
     ownership: np.ndarray,
+    replies: Int32Array,
 ) -> int:
     """Run `playouts` simulations from node 0 (whose position is root_b/root_hz); returns how many ran.
 
     `ownership[c, q]` accumulates, per colour and padded point, the playouts in which q counted for c.
+    `replies` (MAX_COLOURS × P, see `playout.learn_replies`) carries the last good replies from one call
+    to the next; with params[REPLIES] = 0 they are neither used nor learned.
     """
     b = root_b.copy()
     hz = root_hz.copy()
@@ -336,6 +369,12 @@ def search(
     expand_visits = params[EXPAND_VISITS]
     light = params[LIGHT] > 0
     max_moves = 3 * size * size + 50
+    use_replies = params[REPLIES] > 0
+    no_replies = np.zeros((0, 0), dtype=np.int32)
+    playout_replies = replies if use_replies else no_replies
+    seq = np.empty((MAX_DEPTH + max_moves + 2, 2), dtype=np.int32)
+    prior_n = np.empty(P, dtype=np.float64)
+    prior_w = np.empty(P, dtype=np.float64)
     for _ in range(playouts):
         copy_board(b, root_b)
         hz[:] = root_hz
@@ -370,11 +409,15 @@ def search(
                     tmp,
                     work,
                     work_hz,
+                    prior_n,
+                    prior_w,
                 ):
                     break
             child = _select(ni, nf, node, params)
             q = wide(ni[child, MOVE])
             mover = wide(ni[child, MOVER])
+            seq[depth, 0] = q
+            seq[depth, 1] = mover
             if q == PASS:
                 play_pass(b, hz, mover)
             else:
@@ -388,16 +431,33 @@ def search(
             depth += 1
             path[depth] = child
             node = child
+        played = depth
         if not (terminal and b[H_AS_IS] == 1):
             if terminal:
                 # Dead stones are judged at the end of such games: let the playout settle them.
                 b[H_PASSES] = 0
                 b[H_PLIES_LEFT] = -1
-            run_playout(
-                b, hz, zob, rng, pat, light, amaf_colour, amaf_ply, depth, max_moves, scratch, work, work_hz
+            played += run_playout(
+                b,
+                hz,
+                zob,
+                rng,
+                pat,
+                light,
+                amaf_colour,
+                amaf_ply,
+                depth,
+                max_moves,
+                scratch,
+                work,
+                work_hz,
+                playout_replies,
+                seq,
             )
         area_scores(b, komi, scores, owner, stack)
         rewards_from_scores(b, scores, rewards)
+        if use_replies:
+            learn_replies(replies, seq, played, rewards)
         for row in range(size):
             q = wide((row + 1) * W + 1)
             for _c in range(size):
