@@ -199,15 +199,16 @@ def test_searches_learn_replies_only_when_asked() -> None:
     assert (plain._trees[0].replies < 0).all()
 
 
-def test_big_boards_widen_progressively_in_prior_order() -> None:
-    search = KernelSearch(seed=1)
+def test_progressive_widening_follows_the_prior_order() -> None:
+    params = default_params()
+    params[WIDEN] = 5.0
+    search = KernelSearch(seed=1, params=params)
     search.search(new_game(19, Rules(komi=(0.0, 7.5))), playouts=500)
     ni, nf, _ = search._pool
     first, count = int(ni[0, FIRST]), int(ni[0, COUNT])
     assert count == 362 and ni[first, MOVE] == KERNEL_PASS  # the pass always comes first
     means = [float(nf[c, PRIOR_W] / nf[c, PRIOR_N]) for c in range(first + 1, first + count)]
     assert means == sorted(means, reverse=True)
-    params = search.params
     width = params[WIDEN] + math.log(1 + 500 / params[WIDEN_SCALE]) / math.log(params[WIDEN_GROWTH])
     visited = [c - first for c in range(first, first + count) if nf[c, VISITS] > 0]
     assert len(visited) > params[WIDEN] and max(visited) < width
@@ -217,7 +218,7 @@ def test_big_boards_widen_progressively_in_prior_order() -> None:
     assert min(row, col, 18 - row, 18 - col) in (2, 3)
 
 
-def test_small_boards_do_not_widen() -> None:
+def test_without_widening_the_search_looks_at_every_move() -> None:
     search = KernelSearch(seed=1)
     search.search(nine(), playouts=2000)
     ni, nf, _ = search._pool

@@ -33,7 +33,6 @@ from miai.engines.kernel.tree import (
     PRIOR_W,
     USED,
     VISITS,
-    WIDEN,
     WINS,
     compact,
     default_params,
@@ -43,8 +42,6 @@ from miai.engines.kernel.tree import (
 from miai.engines.result import MoveStats, SearchResult
 
 DEFAULT_CAPACITY = 400_000
-WIDEN_SIZE = 13  # boards from this size on search with progressive widening ...
-WIDEN_FROM = 5.0  # ... starting from this many children
 MAX_THREADS = 64
 
 
@@ -195,10 +192,8 @@ class KernelSearch:
         position = from_state(state, colour)
         self.position = position
         if self._tuned:
-            # Big boards grow a child per legal move on expansion: wait a little longer, to save memory;
-            # and they have too many moves to try them all: widen progressively in prior order.
+            # Big boards grow a child per legal move on expansion: wait a little longer, to save memory.
             self.params[EXPAND_VISITS] = 2.0 if state.size <= 13 else 3.0
-            self.params[WIDEN] = WIDEN_FROM if state.size >= WIDEN_SIZE else 0.0
         reused = sum(int(tree.pool[1][0, VISITS]) for tree in self._trees)
         deadline = None if seconds is None else start + seconds
         shares = [None] * self.threads if playouts is None else _split(playouts, self.threads)

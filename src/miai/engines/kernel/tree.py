@@ -118,8 +118,8 @@ def default_params() -> Float64Array:
     params[PRIOR_PASS_W] = 1.0
     params[LIGHT] = 1.0
     params[REPLIES] = 0.0  # off: on 13×13 self-play it lost 9 of 11 games to the same search without
-    params[WIDEN] = 0.0  # KernelSearch turns it on for big boards
-    params[WIDEN_SCALE] = 20.0
+    params[WIDEN] = 0.0  # off: it won 13 of 30 13×13 and 2 of 5 19×19 self-play games against no widening
+    params[WIDEN_SCALE] = 20.0  # with WIDEN = 5, 17 children after 500 visits, 32 after 30,000
     params[WIDEN_GROWTH] = 1.3
     return params
 
