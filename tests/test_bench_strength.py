@@ -1,0 +1,44 @@
+"""The match runner's own arithmetic and records (bench/strength.py), without playing a match."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from miai.core.go import Place
+from miai.formats.sgf.go import load_go
+
+SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "strength.py"
+
+
+@pytest.fixture(scope="module")
+def strength() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_strength", SCRIPT)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_wilson_interval(strength: ModuleType) -> None:
+    low, high = strength.wilson(0, 2)
+    assert low == 0.0 and high == pytest.approx(0.658, abs=0.001)
+    low, high = strength.wilson(5, 10)
+    assert low == pytest.approx(0.237, abs=0.001) and high == pytest.approx(0.763, abs=0.001)
+    assert strength.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_moves_become_sgf_nodes_that_replay(strength: ModuleType) -> None:
+    nodes = [
+        strength.sgf_node("b", (3, 15), 19),  # D16
+        strength.sgf_node("w", (15, 3), 19),  # Q4
+        strength.sgf_node("b", None, 19),
+    ]
+    assert nodes == [";B[dd]", ";W[pp]", ";B[]"]
+    record = load_go(("(;GM[1]FF[4]SZ[19]KM[7.5]" + "".join(nodes) + ")").encode())
+    assert [move for _, move in record.state.moves()][:2] == [Place(15 * 19 + 3), Place(3 * 19 + 15)]
