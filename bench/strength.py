@@ -49,6 +49,12 @@ class LevelResult:
     search_seconds: float = 0.0
     results: list[str] = field(default_factory=list)
 
+    def seconds_per_move(self) -> float:
+        return sum(self.move_seconds) / len(self.move_seconds) if self.move_seconds else 0.0
+
+    def playouts_per_second(self) -> float:
+        return self.playouts / self.search_seconds if self.search_seconds else 0.0
+
 
 def miai_argv(template: str | None, level: str, seconds: float, seed: int) -> list[str]:
     if template:
@@ -157,7 +163,8 @@ def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelRes
             print(
                 f"level {level} game {game + 1}/{args.games}: Miai {side},"
                 f" {result} ({'win' if score == 1 else 'loss' if score == 0 else 'draw'}),"
-                f" {time.monotonic() - start:.0f} s",
+                f" {time.monotonic() - start:.0f} s; so far {tally.wins:g}/{tally.games},"
+                f" {tally.seconds_per_move():.2f} s/move, {tally.playouts_per_second():,.0f} playouts/s",
                 file=sys.stderr,
                 flush=True,
             )
@@ -192,9 +199,8 @@ def main(argv: list[str] | None = None) -> int:
     for level in args.levels:
         tally = run_level(args, level, gnugo)
         low, high = wilson(tally.wins, tally.games)
-        moves = len(tally.move_seconds)
-        per_move = sum(tally.move_seconds) / moves if moves else 0.0
-        rate = tally.playouts / tally.search_seconds if tally.search_seconds else 0.0
+        per_move = tally.seconds_per_move()
+        rate = tally.playouts_per_second()
         print(
             f"{level:>6} {tally.wins:>4g}/{tally.games:<3} {tally.wins / tally.games:>9.0%}"
             f" {f'[{low:.0%}, {high:.0%}]':>15} {per_move:>7.2f} {rate:>11,.0f}",

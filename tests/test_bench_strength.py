@@ -42,3 +42,10 @@ def test_moves_become_sgf_nodes_that_replay(strength: ModuleType) -> None:
     assert nodes == [";B[dd]", ";W[pp]", ";B[]"]
     record = load_go(("(;GM[1]FF[4]SZ[19]KM[7.5]" + "".join(nodes) + ")").encode())
     assert [move for _, move in record.state.moves()][:2] == [Place(15 * 19 + 3), Place(3 * 19 + 15)]
+
+
+def test_the_tally_averages_what_was_played(strength: ModuleType) -> None:
+    tally = strength.LevelResult("10", move_seconds=[1.0, 2.0, 3.0], playouts=9_000, search_seconds=3.0)
+    assert tally.seconds_per_move() == 2.0 and tally.playouts_per_second() == 3_000
+    empty = strength.LevelResult("1")
+    assert empty.seconds_per_move() == 0.0 == empty.playouts_per_second()
