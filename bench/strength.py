@@ -23,8 +23,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from miai.core.errors import IllegalMove
+from miai.core.go import PASS, Place, new_game, preset
 from miai.formats.gtp import GtpController, SubprocessChannel, find_gnugo
 from miai.formats.gtp.protocol import Vertex
+from miai.formats.sgf.go import dump_go
 
 HERE = Path(__file__).resolve().parent
 
@@ -80,10 +83,10 @@ def play_game(
     komi: float,
     max_moves: int,
     tally: LevelResult,
-    record: list[str],
+    record: list[Vertex | None],
 ) -> str:
-    """One game; returns the referee's result text such as 'B+12.5' or 'W+R'. The moves go to `record`
-    as SGF nodes."""
+    """One game; returns the referee's result text such as 'B+12.5' or 'W+R'. The moves (None for a pass)
+    go to `record`."""
     for engine in (miai, gnugo, referee):
         engine.boardsize(size)
         engine.clear_board()
@@ -106,7 +109,7 @@ def play_game(
                 pass
         if move == "resign":
             return ("W" if colour == "b" else "B") + "+R"
-        record.append(sgf_node(colour, move, size))
+        record.append(move)
         other.play(colour, move)
         referee.play(colour, move)
         passes = passes + 1 if move is None else 0
@@ -116,13 +119,18 @@ def play_game(
     return referee.final_score()
 
 
-def sgf_node(colour: str, move: Vertex | None, size: int) -> str:
-    """An SGF move node such as ';B[pd]' (a pass is an empty value)."""
-    if move is None:
-        return f";{colour.upper()}[]"
-    col, row = move
-    letters = "abcdefghijklmnopqrstuvwxyz"
-    return f";{colour.upper()}[{letters[col]}{letters[size - 1 - row]}]"
+def game_record(moves: list[Vertex | None], size: int, komi: float, info: dict[str, str]) -> bytes:
+    """The game as SGF, written by Miai's own SGF writer from a replay under Chinese rules. A move those
+    rules refuse (GNU Go knows no superko) ends the replay there, with a comment saying so."""
+    state = new_game(size, preset("chinese", size, komi=komi))
+    for number, vertex in enumerate(moves, 1):
+        move = PASS if vertex is None else Place(vertex[1] * size + vertex[0])
+        try:
+            state = state.play(move)
+        except IllegalMove as refused:
+            info = {**info, "C": f"replay stopped at move {number}: {refused}"}
+            break
+    return dump_go(state, info, "chinese")
 
 
 def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelResult:
@@ -140,7 +148,7 @@ def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelRes
         for game in range(args.games):
             miai_colour = "b" if game % 2 == 0 else "w"
             start = time.monotonic()
-            record: list[str] = []
+            record: list[Vertex | None] = []
             result = play_game(
                 miai, gnugo, referee, miai_colour, args.size, args.komi, args.max_moves, tally, record
             )
@@ -149,11 +157,8 @@ def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelRes
                 black, white = names if miai_colour == "b" else names[::-1]
                 path = Path(args.sgf_dir) / f"level{level}-game{game + 1}-{result.replace('+', '_')}.sgf"
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(
-                    f"(;GM[1]FF[4]CA[UTF-8]SZ[{args.size}]KM[{args.komi}]RU[Chinese]PB[{black}]PW[{white}]"
-                    f"RE[{result}]\n" + "".join(record) + ")\n",
-                    encoding="utf-8",
-                )
+                info = {"PB": black, "PW": white, "RE": result}
+                path.write_bytes(game_record(record, args.size, args.komi, info))
             winner = result[:1].lower()
             score = 1.0 if winner == miai_colour else 0.5 if result.strip() == "0" else 0.0
             tally.wins += score

@@ -9,7 +9,7 @@ from types import ModuleType
 
 import pytest
 
-from miai.core.go import Place
+from miai.core.go import PASS, Place
 from miai.formats.sgf.go import load_go
 
 SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "strength.py"
@@ -33,15 +33,19 @@ def test_wilson_interval(strength: ModuleType) -> None:
     assert strength.wilson(0, 0) == (0.0, 1.0)
 
 
-def test_moves_become_sgf_nodes_that_replay(strength: ModuleType) -> None:
-    nodes = [
-        strength.sgf_node("b", (3, 15), 19),  # D16
-        strength.sgf_node("w", (15, 3), 19),  # Q4
-        strength.sgf_node("b", None, 19),
-    ]
-    assert nodes == [";B[dd]", ";W[pp]", ";B[]"]
-    record = load_go(("(;GM[1]FF[4]SZ[19]KM[7.5]" + "".join(nodes) + ")").encode())
-    assert [move for _, move in record.state.moves()][:2] == [Place(15 * 19 + 3), Place(3 * 19 + 15)]
+def test_a_game_record_replays_in_miai_and_names_the_players(strength: ModuleType) -> None:
+    moves = [(3, 15), (15, 3), None]  # D16, Q4, a pass
+    info = {"PB": "Miai level 10", "PW": "GNU Go level 10", "RE": "W+R"}
+    record = load_go(strength.game_record(moves, 19, 7.5, info))
+    assert [move for _, move in record.state.moves()] == [Place(15 * 19 + 3), Place(3 * 19 + 15), PASS]
+    assert record.info["PB"] == "Miai level 10" and record.info["RE"] == "W+R"
+    assert record.state.rules.komi_of(1) == 7.5
+
+
+def test_a_move_miai_refuses_ends_the_record_with_a_comment(strength: ModuleType) -> None:
+    record = load_go(strength.game_record([(3, 3), (3, 3), (4, 4)], 9, 7.5, {"RE": "B+R"}))
+    assert [move for _, move in record.state.moves()] == [Place(3 * 9 + 3)]
+    assert b"replay stopped at move 2" in strength.game_record([(3, 3), (3, 3)], 9, 7.5, {})
 
 
 def test_the_tally_averages_what_was_played(strength: ModuleType) -> None:

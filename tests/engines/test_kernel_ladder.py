@@ -77,9 +77,16 @@ def test_an_attacker_stone_on_the_diagonal_helps_the_ladder() -> None:
 
 
 def test_a_pursuer_in_atari_is_captured_instead() -> None:
-    # Black's F4 stone has one liberty left once White runs (White stones at G4 and F3 take the others).
-    weak = _with(_with(_with(RUNNING_STONE, "G4", "O"), "F3", "O"), "G5", "X")
+    # White stones at C5 and D6 leave Black's D5 stone one liberty (D4): White takes it instead of running.
+    weak = _with(_with(RUNNING_STONE, "C5", "O"), "D6", "O")
     assert not _caught(weak)
+
+
+def test_white_stones_beside_the_first_step_spoil_the_ladder() -> None:
+    # After White E4 the chase must go through D4 or E3; White stones at C4 and D3 flank both.
+    assert _caught(RUNNING_STONE)
+    spoiled = _with(_with(RUNNING_STONE, "C4", "O"), "D3", "O")
+    assert not _caught(spoiled)
 
 
 def test_reading_leaves_the_board_untouched() -> None:

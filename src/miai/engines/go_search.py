@@ -10,7 +10,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -64,11 +64,6 @@ def _game_key(state: GoState) -> tuple[object, ...]:
     return (state.size, state.colours, state.rules, start.hash, start.to_move)
 
 
-def new_replies() -> np.ndarray:
-    """An empty table of last good replies (no reply known for any colour and move)."""
-    return np.full((MAX_COLOURS, P), -1, dtype=np.int32)
-
-
 @dataclass
 class _Tree:
     """One thread's search tree: its node pool, its random generator and its ownership counts."""
@@ -76,7 +71,6 @@ class _Tree:
     pool: tuple[np.ndarray, np.ndarray, np.ndarray]
     rng: np.ndarray
     ownership: np.ndarray
-    replies: np.ndarray = field(default_factory=new_replies)
     done: int = 0
 
 
@@ -108,7 +102,7 @@ class KernelSearch:
         self._tuned = params is None  # our own parameters may follow the board size
         self.reuse = reuse
         self._trees = [
-            _Tree(new_pool(capacity), new_rng(seed + 7919 * k), np.zeros((16, 27 * 27), dtype=np.float64))
+            _Tree(new_pool(capacity), new_rng(seed + 7919 * k), np.zeros((MAX_COLOURS, P), dtype=np.float64))
             for k in range(threads)
         ]
         self._root: _Root | None = None
@@ -169,7 +163,6 @@ class KernelSearch:
                 tree.pool = (ni2, nf2, meta2)
             elif node < 0:
                 tree.pool = new_pool(self.capacity)
-                tree.replies = new_replies()
         self._root = _Root(game, events)
 
     # ----------------------------------------------------------------- searching
@@ -240,7 +233,6 @@ class KernelSearch:
                 self.params,
                 todo,
                 tree.ownership,
-                tree.replies,
             )
             tree.done += todo
             t1 = self.now()
@@ -332,13 +324,18 @@ class KernelSearch:
         return [[float(share[c, q]) for q in points] for c in range(position.colours)]
 
 
+_warmed: set[int] = set()
+
+
 def warm_up(threads: int = 1) -> None:
     """Load the compiled kernel (numba's cache) and start the search threads, so that the first timed move
-    is not slowed by them."""
-    KernelSearch(capacity=1000, threads=threads).search(new_game(5), playouts=threads)
+    is not slowed by them; once per process and thread count."""
+    if threads not in _warmed:
+        KernelSearch(capacity=1000, threads=threads).search(new_game(5), playouts=threads)
+        _warmed.add(threads)
 
 
-_shared: ThreadPoolExecutor | None = None
+_shared: tuple[ThreadPoolExecutor, int] | None = None  # the pool and its size
 _shared_lock = threading.Lock()
 
 
@@ -346,9 +343,9 @@ def _executor(threads: int) -> ThreadPoolExecutor:
     """One thread pool for every search of the process, grown to the most threads a search asked for."""
     global _shared
     with _shared_lock:
-        if _shared is None or _shared._max_workers < threads:
-            _shared = ThreadPoolExecutor(threads, "miai-search")
-        return _shared
+        if _shared is None or _shared[1] < threads:
+            _shared = (ThreadPoolExecutor(threads, "miai-search"), threads)
+        return _shared[0]
 
 
 def _split(playouts: int, threads: int) -> list[int | None]:

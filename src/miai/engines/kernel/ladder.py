@@ -25,6 +25,7 @@ from miai.engines.kernel.layout import COL, EMPTY, HEAD, LENGTH, NEXT, Int32Arra
 MAX_CHASE = 100  # attacker moves; a ladder across a 25×25 board needs fewer
 
 
+@jit
 def new_work() -> tuple[Int32Array, UInt64Array]:
     """The scratch board and hashes the reader plays on (one pair per searching thread)."""
     return np.zeros(LENGTH, dtype=np.int32), np.zeros(2, dtype=np.uint64)

@@ -23,7 +23,7 @@ from miai.engines.kernel.board import (
     playable,
 )
 from miai.engines.kernel.jit import jit, wide
-from miai.engines.kernel.ladder import caught_by_ladder
+from miai.engines.kernel.ladder import caught_by_ladder, new_work
 from miai.engines.kernel.layout import (
     COL,
     EMPTIES,
@@ -41,7 +41,6 @@ from miai.engines.kernel.layout import (
     H_SIZE,
     H_TO_MOVE,
     HEAD,
-    LENGTH,
     NEXT,
     OFF,
     PASS,
@@ -257,18 +256,12 @@ def policy_move(
     zob: UInt64Array,
     work: Int32Array,
     work_hz: UInt64Array,
-    replies: Int32Array,
 ) -> int:
-    """The light policy's move for `colour` (a padded point or PASS); `work` as for `atari_moves`,
-    `replies` as for `run_playout`."""
+    """The light policy's move for `colour` (a padded point or PASS); `work` as for `atari_moves`."""
     cands = scratch[:64]
     tmp = scratch[64:72]
     last = wide(b[H_LAST])
     if last > 0:
-        if replies.shape[0] > 0:
-            reply = wide(replies[colour, last])
-            if reply > 0 and playable(b, colour, reply) and not self_atari(b, colour, reply, tmp):
-                return reply
         if rand_unit(rng) < PROB_CAPTURE:
             n = atari_moves(b, colour, last, cands, tmp, zob, work, work_hz)
             q = _pick(b, colour, rng, cands, n, tmp)
@@ -297,17 +290,12 @@ def run_playout(
     scratch: Int32Array,
     work: Int32Array,
     work_hz: UInt64Array,
-    replies: Int32Array,
-    seq: Int32Array,
 ) -> int:
     """Play until every colour in play has passed in a row (or a move cap); returns the moves played.
 
-    Records in amaf_colour/amaf_ply who first played each point and when (ply0 counts the plies before),
-    and in seq[ply0 + i] the (move, colour) of the i-th move. `light=False` is the pure random policy (the
-    benchmark's reference playout). `work`/`work_hz` are the ladder reader's scratch board (see
-    `kernel.ladder.new_work`), or empty arrays to read no ladders. `replies[colour, move]` is the last good
-    reply of `colour` to a move (Baier & Drake's LGRF-1; < 0 for none, see `learn_replies`), played first
-    when it is legal and no self-atari; a (0, 0) array turns them off.
+    Records in amaf_colour/amaf_ply who first played each point and when (ply0 counts the plies before).
+    `light=False` is the pure random policy (the benchmark's reference playout). `work`/`work_hz` are the
+    ladder reader's scratch board (see `kernel.ladder.new_work`), or empty arrays to read no ladders.
     """
     moves = 0
     tmp = scratch[64:72]
@@ -316,11 +304,9 @@ def run_playout(
             break
         colour = wide(b[H_TO_MOVE])
         if light:
-            q = policy_move(b, colour, rng, pat, scratch, zob, work, work_hz, replies)
+            q = policy_move(b, colour, rng, pat, scratch, zob, work, work_hz)
         else:
             q = random_move(b, colour, rng, False, tmp)
-        seq[ply0 + moves, 0] = q
-        seq[ply0 + moves, 1] = colour
         if q == PASS:
             play_pass(b, hz, colour)
         else:
@@ -330,22 +316,6 @@ def run_playout(
                 amaf_ply[q] = ply0 + moves
         moves += 1
     return moves
-
-
-@jit
-def learn_replies(replies: Int32Array, seq: Int32Array, n: int, rewards: Float64Array) -> None:
-    """Last good reply with forgetting (LGRF-1): after a simulation of `n` moves, each reply of a colour
-    that won becomes its reply to the move before; a remembered reply of a colour that lost is forgotten."""
-    for i in range(1, n):
-        previous = seq[i - 1, 0]
-        move = seq[i, 0]
-        if previous <= 0 or move <= 0:
-            continue
-        colour = seq[i, 1]
-        if rewards[colour] > 0.0:
-            replies[colour, previous] = move
-        elif replies[colour, previous] == move:
-            replies[colour, previous] = -1
 
 
 @jit
@@ -446,30 +416,13 @@ def repeated_playouts(
     rewards = np.zeros(16, dtype=np.float64)
     total = np.zeros(16, dtype=np.float64)
     colours = b0[H_COLOURS]
-    work = np.zeros(LENGTH, dtype=np.int32)
-    work_hz = np.zeros(2, dtype=np.uint64)
-    no_replies = np.zeros((0, 0), dtype=np.int32)
-    seq = np.empty((max_moves + 1, 2), dtype=np.int32)
+    work, work_hz = new_work()
     amaf_colour[:] = -1  # recorded but unused here, so never reset
     for _ in range(count):
         copy_board(b, b0)
         hz[:] = hz0
         run_playout(
-            b,
-            hz,
-            zob,
-            rng,
-            pat,
-            light,
-            amaf_colour,
-            amaf_ply,
-            wide(0),
-            max_moves,
-            scratch,
-            work,
-            work_hz,
-            no_replies,
-            seq,
+            b, hz, zob, rng, pat, light, amaf_colour, amaf_ply, wide(0), max_moves, scratch, work, work_hz
         )
         area_scores(b, komi, scores, owner, stack)
         rewards_from_scores(b, scores, rewards)

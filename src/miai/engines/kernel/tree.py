@@ -11,8 +11,7 @@ A simulation walks down from the root choosing the child with the best blend of 
 enough (children are the full-rule legal moves, superko included, minus own-eye fillings, plus pass, each
 with "equivalent experience" priors from capture, atari and ladder reading, 3×3 shapes learned from real
 games, distance and edge heuristics), finishes the game with a light playout, scores it by area, and backs
-the rewards and AMAF statistics up the path. Two options are off by default: last good replies in the
-playouts (REPLIES) and progressive widening in prior order (WIDEN).
+the rewards and AMAF statistics up the path.
 """
 
 # numba compiles plain comparisons and loops best; keep them rather than `in (...)`, any() or ternaries.
@@ -36,7 +35,7 @@ from miai.engines.kernel.board import (
     play_pass,
 )
 from miai.engines.kernel.jit import jit, wide
-from miai.engines.kernel.ladder import atari_caught_by_ladder, caught_by_ladder
+from miai.engines.kernel.ladder import atari_caught_by_ladder, caught_by_ladder, new_work
 from miai.engines.kernel.layout import (
     COL,
     EMPTIES,
@@ -50,7 +49,6 @@ from miai.engines.kernel.layout import (
     H_TO_MOVE,
     HEAD,
     KO_SIMPLE,
-    LENGTH,
     PASS,
     Float64Array,
     Int32Array,
@@ -60,7 +58,6 @@ from miai.engines.kernel.layout import (
 )
 from miai.engines.kernel.playout import (
     area_scores,
-    learn_replies,
     pattern_code,
     rewards_from_scores,
     run_playout,
@@ -95,11 +92,7 @@ PRIOR_EDGE = 8
 PRIOR_PASS_N = 9
 PRIOR_PASS_W = 10
 LIGHT = 11
-REPLIES = 12  # > 0: playouts use and learn last good replies
-WIDEN = 13  # > 0: progressive widening, starting with this many children (the pass among them)
-WIDEN_SCALE = 14
-WIDEN_GROWTH = 15
-N_PARAMS = 16
+N_PARAMS = 12
 
 MAX_DEPTH = 1024
 
@@ -118,10 +111,6 @@ def default_params() -> Float64Array:
     params[PRIOR_PASS_N] = 10.0
     params[PRIOR_PASS_W] = 1.0
     params[LIGHT] = 1.0
-    params[REPLIES] = 0.0  # off: on 13×13 self-play it lost 9 of 11 games to the same search without
-    params[WIDEN] = 0.0  # off: it won 13 of 30 13×13 and 2 of 5 19×19 self-play games against no widening
-    params[WIDEN_SCALE] = 20.0  # with WIDEN = 5, 17 children after 500 visits, 32 after 30,000
-    params[WIDEN_GROWTH] = 1.3
     return params
 
 
@@ -248,8 +237,6 @@ def _expand(
     tmp: Int32Array,
     work: Int32Array,
     work_hz: UInt64Array,
-    prior_n: Float64Array,
-    prior_w: Float64Array,
 ) -> bool:
     colour = wide(b[H_TO_MOVE])
     count = 0
@@ -262,32 +249,22 @@ def _expand(
     if first + count + 1 > ni.shape[0]:
         return False
     meta[USED] = first + count + 1
-    for k in range(count):
-        pn, pw = _prior(b, colour, wide(moves[k]), shape, params, tmp, zob, work, work_hz)
-        prior_n[k] = pn
-        prior_w[k] = pw
-    # Progressive widening looks at the children in this order: the pass, then the best priors first.
-    widening = params[WIDEN] > 0
-    order = np.arange(count)
-    if widening:
-        order = np.argsort(-(prior_w[:count] / prior_n[:count]), kind="mergesort")
     for k in range(count + 1):
         child = first + k
+        q = wide(moves[k]) if k < count else PASS
+        ni[child, MOVE] = q
         ni[child, FIRST] = -1
         ni[child, COUNT] = 0
         ni[child, MOVER] = colour
         for f in range(6):
             nf[child, f] = 0.0
-        slot = k - 1 if widening else k
-        i = wide(order[slot]) if 0 <= slot < count else count
-        if i == count:
-            ni[child, MOVE] = PASS
+        if q == PASS:
             nf[child, PRIOR_N] = params[PRIOR_PASS_N]
             nf[child, PRIOR_W] = params[PRIOR_PASS_W]
         else:
-            ni[child, MOVE] = moves[i]
-            nf[child, PRIOR_N] = prior_n[i]
-            nf[child, PRIOR_W] = prior_w[i]
+            pn, pw = _prior(b, colour, q, shape, params, tmp, zob, work, work_hz)
+            nf[child, PRIOR_N] = pn
+            nf[child, PRIOR_W] = pw
     ni[node, FIRST] = first
     ni[node, COUNT] = count + 1
     return True
@@ -298,19 +275,10 @@ def _select(ni: Int32Array, nf: np.ndarray, node: int, params: Float64Array) -> 
     first = ni[node, FIRST]
     explore = params[EXPLORE]
     equiv = params[RAVE_EQUIV]
-    visits = nf[node, VISITS]
-    log_n = math.log(visits + 1.0)
-    count = wide(ni[node, COUNT])
-    if params[WIDEN] > 0:
-        # Progressive widening (Coulom 2007; Chaslot et al. 2008): the children in prior order, a few at
-        # first and one more each time the visits grow by a factor, so big boards search what is likely.
-        width = wide(
-            params[WIDEN] + math.log(1.0 + visits / params[WIDEN_SCALE]) / math.log(params[WIDEN_GROWTH])
-        )
-        count = min(count, width)
+    log_n = math.log(nf[node, VISITS] + 1.0)
     best = -1e30
     chosen = first
-    for child in range(first, first + count):
+    for child in range(first, first + ni[node, COUNT]):
         n = nf[child, VISITS] + nf[child, PRIOR_N]
         value = (nf[child, WINS] + nf[child, PRIOR_W]) / n if n > 0 else 0.5
         rn = nf[child, RAVE_N]
@@ -342,13 +310,10 @@ def search(
     params: Float64Array,
     playouts: int,
     ownership: np.ndarray,
-    replies: Int32Array,
 ) -> int:
     """Run `playouts` simulations from node 0 (whose position is root_b/root_hz); returns how many ran.
 
     `ownership[c, q]` accumulates, per colour and padded point, the playouts in which q counted for c.
-    `replies` (MAX_COLOURS × P, see `playout.learn_replies`) carries the last good replies from one call
-    to the next; with params[REPLIES] = 0 they are neither used nor learned.
     """
     b = root_b.copy()
     hz = root_hz.copy()
@@ -363,19 +328,12 @@ def search(
     stack = np.empty(2 * P, dtype=np.int32)
     scores = np.zeros(16, dtype=np.float64)
     rewards = np.zeros(16, dtype=np.float64)
-    work = np.zeros(LENGTH, dtype=np.int32)
-    work_hz = np.zeros(2, dtype=np.uint64)
+    work, work_hz = new_work()
     size = root_b[H_SIZE]
     superko = root_b[H_KO_RULE] != KO_SIMPLE
     expand_visits = params[EXPAND_VISITS]
     light = params[LIGHT] > 0
     max_moves = 3 * size * size + 50
-    use_replies = params[REPLIES] > 0
-    no_replies = np.zeros((0, 0), dtype=np.int32)
-    playout_replies = replies if use_replies else no_replies
-    seq = np.empty((MAX_DEPTH + max_moves + 2, 2), dtype=np.int32)
-    prior_n = np.empty(P, dtype=np.float64)
-    prior_w = np.empty(P, dtype=np.float64)
     for _ in range(playouts):
         copy_board(b, root_b)
         hz[:] = root_hz
@@ -410,15 +368,11 @@ def search(
                     tmp,
                     work,
                     work_hz,
-                    prior_n,
-                    prior_w,
                 ):
                     break
             child = _select(ni, nf, node, params)
             q = wide(ni[child, MOVE])
             mover = wide(ni[child, MOVER])
-            seq[depth, 0] = q
-            seq[depth, 1] = mover
             if q == PASS:
                 play_pass(b, hz, mover)
             else:
@@ -432,33 +386,16 @@ def search(
             depth += 1
             path[depth] = child
             node = child
-        played = depth
         if not (terminal and b[H_AS_IS] == 1):
             if terminal:
                 # Dead stones are judged at the end of such games: let the playout settle them.
                 b[H_PASSES] = 0
                 b[H_PLIES_LEFT] = -1
-            played += run_playout(
-                b,
-                hz,
-                zob,
-                rng,
-                pat,
-                light,
-                amaf_colour,
-                amaf_ply,
-                depth,
-                max_moves,
-                scratch,
-                work,
-                work_hz,
-                playout_replies,
-                seq,
+            run_playout(
+                b, hz, zob, rng, pat, light, amaf_colour, amaf_ply, depth, max_moves, scratch, work, work_hz
             )
         area_scores(b, komi, scores, owner, stack)
         rewards_from_scores(b, scores, rewards)
-        if use_replies:
-            learn_replies(replies, seq, played, rewards)
         for row in range(size):
             q = wide((row + 1) * W + 1)
             for _c in range(size):
