@@ -22,7 +22,7 @@ from miai.core.go import PASS, GoState, Place, Rules, new_game
 from miai.engines.go_search import KernelSearch
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.patterns import PATTERNS
-from miai.engines.kernel.playout import new_rng, repeated_playouts
+from miai.engines.kernel.playout import new_rng, policy_knobs, repeated_playouts
 
 TARGETS = {9: 30_000, 19: 7_000}
 
@@ -45,10 +45,11 @@ def kernel_playouts(size: int, light: bool) -> Callable[[int], None]:
     position = from_state(new_game(size, Rules(komi=(0.0, 7.5))))
     rng = new_rng(1)
     limit = 3 * size * size + 50
+    knobs = policy_knobs(light)
 
     def run(count: int) -> None:
         repeated_playouts(
-            position.b, position.hz, position.zob, position.komi, rng, PATTERNS, light, count, limit
+            position.b, position.hz, position.zob, position.komi, rng, PATTERNS, knobs, count, limit
         )
 
     run(1)  # compile or load from the cache outside the measurement

@@ -3,8 +3,8 @@
     python bench/miai_gtp.py --level 10 --time 2 [--seed 0] [--rules chinese]
 
 It speaks the commands a match needs (boardsize, clear_board, komi, play, genmove, time_settings,
-showboard) plus `miai-stats`, which reports the last search's playouts and seconds. Once `python -m miai
-gtp` exists, the match runner can drive that instead (its --miai-command option).
+showboard) plus `miai-stats`, which reports the last search's playouts, seconds and win rate. Once
+`python -m miai gtp` exists, the match runner can drive that instead (its --miai-command option).
 """
 
 from __future__ import annotations
@@ -107,7 +107,7 @@ class MiaiGtp:
     def stats(self, args: list[str]) -> str:
         player = self.generator
         if isinstance(player, GoPlayer) and player.last is not None:
-            return f"{player.last.playouts} {player.last.seconds:.3f}"
+            return f"{player.last.playouts} {player.last.seconds:.3f} {player.last.win_rate:.3f}"
         return "0 0"
 
 

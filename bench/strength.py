@@ -22,11 +22,12 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from miai.core.errors import IllegalMove
 from miai.core.go import PASS, Place, new_game, preset
 from miai.formats.gtp import GtpController, SubprocessChannel, find_gnugo
-from miai.formats.gtp.protocol import Vertex
+from miai.formats.gtp.protocol import Vertex, format_vertex
 from miai.formats.sgf.go import dump_go
 
 HERE = Path(__file__).resolve().parent
@@ -84,9 +85,11 @@ def play_game(
     max_moves: int,
     tally: LevelResult,
     record: list[Vertex | None],
+    log: TextIO | None = None,
 ) -> str:
     """One game; returns the referee's result text such as 'B+12.5' or 'W+R'. The moves (None for a pass)
-    go to `record`."""
+    go to `record`; `log` gets a line per move: number, colour, player, move, seconds and Miai's playouts,
+    search seconds and win rate."""
     for engine in (miai, gnugo, referee):
         engine.boardsize(size)
         engine.clear_board()
@@ -99,14 +102,21 @@ def play_game(
         other = players["w" if colour == "b" else "b"]
         start = time.monotonic()
         move = mover.genmove(colour)
+        seconds = time.monotonic() - start
+        stats: list[str] = []
         if mover is miai:
-            tally.move_seconds.append(time.monotonic() - start)
+            tally.move_seconds.append(seconds)
             try:
                 stats = miai.command("miai-stats").split()
                 tally.playouts += int(stats[0])
                 tally.search_seconds += float(stats[1])
             except Exception:  # an engine without the command: no playout statistics
-                pass
+                stats = []
+        if log is not None:
+            who = "miai" if mover is miai else "gnugo"
+            shown = "resign" if move == "resign" else format_vertex(move, size)
+            log.write(f"{len(record) + 1} {colour} {who} {shown} {seconds:.2f}s {' '.join(stats)}\n")
+            log.flush()
         if move == "resign":
             return ("W" if colour == "b" else "B") + "+R"
         record.append(move)
@@ -149,9 +159,18 @@ def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelRes
             miai_colour = "b" if game % 2 == 0 else "w"
             start = time.monotonic()
             record: list[Vertex | None] = []
-            result = play_game(
-                miai, gnugo, referee, miai_colour, args.size, args.komi, args.max_moves, tally, record
-            )
+            log = None
+            if args.sgf_dir:
+                Path(args.sgf_dir).mkdir(parents=True, exist_ok=True)
+                log = (Path(args.sgf_dir) / f"level{level}-game{game + 1}.log").open("w")
+            try:
+                result = play_game(
+                    miai, gnugo, referee, miai_colour, args.size, args.komi, args.max_moves, tally, record,
+                    log,
+                )
+            finally:
+                if log is not None:
+                    log.close()
             if args.sgf_dir:
                 names = ("Miai level " + level, f"GNU Go level {args.gnugo_level}")
                 black, white = names if miai_colour == "b" else names[::-1]
@@ -186,7 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--gnugo-level", type=int, default=10)
     parser.add_argument("--max-moves", type=int, default=0, help="move cap (default 3 × size²)")
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--sgf-dir", default=None, help="save each game's record (SGF) in this folder")
+    parser.add_argument(
+        "--sgf-dir", default=None, help="save each game's record (SGF) and a log of its moves in this folder"
+    )
     parser.add_argument("--miai-command", default=None, help="command template to run Miai's GTP engine")
     args = parser.parse_args(argv)
     if not 5 <= args.size <= 25 or args.games < 1 or args.seconds <= 0:

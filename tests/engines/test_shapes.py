@@ -10,6 +10,7 @@ import pytest
 from miai.core.go import Rules, new_game
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.layout import padded
+from miai.engines.kernel.open_area import OPEN_RATES_FILE, open_rates_text, parse_open_rates
 from miai.engines.kernel.shapes import (
     RATES_FILE,
     SHAPE_VALUES,
@@ -93,8 +94,11 @@ def test_the_shipped_values_favour_contact_shapes_over_the_first_line() -> None:
 @pytest.mark.conformance
 def test_the_shipped_rates_are_what_the_learner_makes_of_the_shared_games() -> None:
     folder = shared_data("gnugo", "games")
-    chosen, available, games, moves = learn(folder.rglob("*.sgf"), progress=False)
+    counts = learn(folder.rglob("*.sgf"), progress=False)
     shipped = resources.files("miai.engines.kernel").joinpath(RATES_FILE).read_text(encoding="utf-8")
-    made = rates_text(chosen, available, "x", games, moves)
-    assert games > 1000 and moves > 150_000
+    made = rates_text(counts.chosen, counts.available, "x", counts.games, counts.moves)
+    assert counts.games > 1000 and counts.moves > 150_000
     assert parse_rates(made) == parse_rates(shipped)
+    shipped = resources.files("miai.engines.kernel").joinpath(OPEN_RATES_FILE).read_text(encoding="utf-8")
+    made = open_rates_text(counts.open_chosen, counts.open_available, "x")
+    assert parse_open_rates(made) == parse_open_rates(shipped)

@@ -10,7 +10,7 @@ from miai.core.go import GoState
 from miai.core.registry import GameState
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.patterns import PATTERNS
-from miai.engines.kernel.playout import new_rng, repeated_playouts
+from miai.engines.kernel.playout import new_rng, policy_knobs, repeated_playouts
 from miai.engines.mcts import PlayoutPolicy
 
 
@@ -19,6 +19,8 @@ def kernel_playout(light: bool = True) -> PlayoutPolicy:
 
     The kernel's generator is seeded from the search's `random.Random`, so the search stays deterministic.
     """
+
+    knobs = policy_knobs(light)
 
     def playout(state: GameState[Any], rng: random.Random) -> Sequence[float]:
         if not isinstance(state, GoState):
@@ -32,7 +34,7 @@ def kernel_playout(light: bool = True) -> PlayoutPolicy:
             position.komi,
             new_rng(rng.getrandbits(63)),
             PATTERNS,
-            light,
+            knobs,
             1,
             3 * size * size + 50,
         )

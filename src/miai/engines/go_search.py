@@ -19,8 +19,9 @@ from miai.core.go.moves import PASS
 from miai.engines.kernel.convert import KernelPosition, from_state
 from miai.engines.kernel.layout import MAX_COLOURS, SITUATION_KEYS, P, padded
 from miai.engines.kernel.layout import PASS as KERNEL_PASS
+from miai.engines.kernel.open_area import OPEN_AREA_VALUES
 from miai.engines.kernel.patterns import PATTERNS
-from miai.engines.kernel.playout import new_rng
+from miai.engines.kernel.playout import new_rng, policy_knobs
 from miai.engines.kernel.shapes import SHAPE_VALUES
 from miai.engines.kernel.tree import (
     COUNT,
@@ -91,6 +92,7 @@ class KernelSearch:
         params: np.ndarray | None = None,
         reuse: bool = True,
         threads: int = 1,
+        knobs: np.ndarray | None = None,
     ) -> None:
         if capacity < 1000:
             raise ValueError(f"the node pool needs at least 1000 nodes, not {capacity}")
@@ -100,6 +102,7 @@ class KernelSearch:
         self.now = now
         self.params = default_params() if params is None else params
         self._tuned = params is None  # our own parameters may follow the board size
+        self.knobs = policy_knobs() if knobs is None else knobs  # the playout policy's
         self.reuse = reuse
         self._trees = [
             _Tree(new_pool(capacity), new_rng(seed + 7919 * k), np.zeros((MAX_COLOURS, P), dtype=np.float64))
@@ -229,8 +232,10 @@ class KernelSearch:
                 position.komi,
                 PATTERNS,
                 SHAPE_VALUES,
+                OPEN_AREA_VALUES,
                 tree.rng,
                 self.params,
+                self.knobs,
                 todo,
                 tree.ownership,
             )

@@ -1,10 +1,12 @@
-"""Learn the 3×3 shape rates of the tree's priors from SGF game records.
+"""Learn the tree's priors from SGF game records: 3×3 shape rates and open-area rates.
 
     python -m miai.engines.shape_learning ../shared/data/gnugo/games \
-        --out src/miai/engines/kernel/shape_rates.txt
+        --out src/miai/engines/kernel/shape_rates.txt \
+        --open-out src/miai/engines/kernel/open_area_rates.txt
 
 Every Go record under the folders is replayed (main line, any size, two colours); before each placement
-every empty point's neighbourhood counts as available to the mover and the chosen point's as chosen.
+every empty point's neighbourhood counts as available to the mover and the chosen point's as chosen, and
+likewise for the open-area classes of `kernel.open_area` (boards of 13×13 and more).
 Records that fail to load are skipped with a note on stderr. Shipped rates were learned from the GNU Go
 regression suite's games (see the file's header); rerun this to learn from other records.
 """
@@ -14,6 +16,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +25,7 @@ from miai.core.go import Place
 from miai.engines.go_search import first_state
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.layout import padded
+from miai.engines.kernel.open_area import CLASSES, count_open_areas, open_rates_text
 from miai.engines.kernel.shapes import RATES_FILE, canonical, count_shapes
 from miai.formats.sgf import SgfError
 from miai.formats.sgf.go import load_go
@@ -29,15 +33,30 @@ from miai.formats.sgf.go import load_go
 MIN_AVAILABLE = 20  # rarer shapes are left out of the file (they would stay near the average anyway)
 
 
-def learn(paths: Iterable[Path], progress: bool = True) -> tuple[np.ndarray, np.ndarray, int, int]:
-    """(chosen, available) per raw code over the records, and the games and moves counted."""
-    chosen = np.zeros(1 << 16, dtype=np.int64)
-    available = np.zeros(1 << 16, dtype=np.int64)
-    games = moves = 0
+@dataclass
+class Counts:
+    """What the learner counted: per raw 3×3 code and per open-area class, chosen and available."""
+
+    chosen: np.ndarray
+    available: np.ndarray
+    open_chosen: np.ndarray
+    open_available: np.ndarray
+    games: int = 0
+    moves: int = 0
+
+
+def learn(paths: Iterable[Path], progress: bool = True) -> Counts:
+    """The counts over the records."""
+    counts = Counts(
+        np.zeros(1 << 16, dtype=np.int64),
+        np.zeros(1 << 16, dtype=np.int64),
+        np.zeros(CLASSES, dtype=np.int64),
+        np.zeros(CLASSES, dtype=np.int64),
+    )
     files = sorted(paths)
     for number, path in enumerate(files, 1):
         if progress and number % 100 == 0:
-            print(f"  {number}/{len(files)} records, {moves:,} moves", file=sys.stderr, flush=True)
+            print(f"  {number}/{len(files)} records, {counts.moves:,} moves", file=sys.stderr, flush=True)
         try:
             state = load_go(path.read_bytes()).state
         except (SgfError, ValueError, OSError) as exc:
@@ -49,12 +68,18 @@ def learn(paths: Iterable[Path], progress: bool = True) -> tuple[np.ndarray, np.
         events = [(c, m) for c, m in state.moves() if isinstance(m, Place)]
         if not events:
             continue
-        position = from_state(start)
         colours = np.array([c for c, _ in events], dtype=np.int32)
         points = np.array([padded(m.point, state.size) for _, m in events], dtype=np.int32)
-        moves += count_shapes(position.b, position.hz, position.zob, colours, points, chosen, available)
-        games += 1
-    return chosen, available, games, moves
+        position = from_state(start)
+        counts.moves += count_shapes(
+            position.b, position.hz, position.zob, colours, points, counts.chosen, counts.available
+        )
+        position = from_state(start)
+        count_open_areas(
+            position.b, position.hz, position.zob, colours, points, counts.open_chosen, counts.open_available
+        )
+        counts.games += 1
+    return counts
 
 
 def rates_text(chosen: np.ndarray, available: np.ndarray, source: str, games: int, moves: int) -> str:
@@ -78,17 +103,24 @@ def rates_text(chosen: np.ndarray, available: np.ndarray, source: str, games: in
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="learn 3x3 shape rates from SGF records")
     parser.add_argument("folders", nargs="+", type=Path, help="folders searched for *.sgf")
-    parser.add_argument("--out", type=Path, required=True, help="the rates file to write")
+    parser.add_argument("--out", type=Path, required=True, help="the shape rates file to write")
+    parser.add_argument("--open-out", type=Path, default=None, help="the open-area rates file to write")
     parser.add_argument("--source", default=None, help="what to name as the source in the header")
     args = parser.parse_args(argv)
     missing = [str(f) for f in args.folders if not f.is_dir()]
     if missing:
         parser.error(f"not a folder: {', '.join(missing)}")
     paths = [p for folder in args.folders for p in folder.rglob("*.sgf")]
-    chosen, available, games, moves = learn(paths)
+    counts = learn(paths)
     source = args.source or ", ".join(f.name for f in args.folders)
-    args.out.write_text(rates_text(chosen, available, source, games, moves), encoding="utf-8")
-    print(f"{games:,} games, {moves:,} moves -> {args.out}", file=sys.stderr)
+    text = rates_text(counts.chosen, counts.available, source, counts.games, counts.moves)
+    args.out.write_text(text, encoding="utf-8")
+    print(f"{counts.games:,} games, {counts.moves:,} moves -> {args.out}", file=sys.stderr)
+    if args.open_out is not None:
+        described = f"{counts.games:,} games, {counts.moves:,} moves: {source}"
+        text = open_rates_text(counts.open_chosen, counts.open_available, described)
+        args.open_out.write_text(text, encoding="utf-8")
+        print(f"open-area rates -> {args.open_out}", file=sys.stderr)
     return 0
 
 

@@ -10,7 +10,6 @@ the colour of its stone or of the only colour around its region.
 """
 
 # numba compiles plain comparisons and loops best; keep them rather than `in (...)` or ternaries.
-# ruff: noqa: PLR1714
 
 from __future__ import annotations
 
@@ -23,7 +22,6 @@ from miai.engines.kernel.board import place, play_pass, playable
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.jit import wide
 from miai.engines.kernel.layout import (
-    COL,
     EMPTIES,
     EPOS,
     H_N_ACTIVE,
@@ -32,10 +30,8 @@ from miai.engines.kernel.layout import (
     H_PLIES_LEFT,
     H_SIZE,
     H_TO_MOVE,
-    HEAD,
     MAX_COLOURS,
     PASS,
-    SIZE,
     Int32Array,
     P,
     UInt64Array,
@@ -51,6 +47,7 @@ from miai.engines.kernel.playout import (
     rand_below,
     rand_unit,
     self_atari,
+    stones_joined,
 )
 
 Float64Array = npt.NDArray[np.float64]
@@ -65,34 +62,13 @@ DEFAULT_POLICY = (0.9, 0.9, 0.5)
 
 
 @njit
-def _size_after(b: Int32Array, colour: int, q: int) -> int:
-    """Stones in the chain a `colour` stone at q would form (q itself plus the distinct chains it joins)."""
-    total = 1
-    h0 = -1
-    h1 = -1
-    h2 = -1
-    for n in (q - W, q - 1, q + 1, q + W):
-        if b[COL + n] == colour:
-            hd = b[HEAD + n]
-            if hd != h0 and hd != h1 and hd != h2:
-                total += b[SIZE + hd]
-                if h0 < 0:
-                    h0 = hd
-                elif h1 < 0:
-                    h1 = hd
-                else:
-                    h2 = hd
-    return total
-
-
-@njit
 def _refused(
     b: Int32Array, colour: int, q: int, rng: UInt64Array, policy: Float64Array, tmp: Int32Array
 ) -> bool:
     """A self-atari the policy will not play: always for two or more stones, sometimes for a lone one."""
     if not self_atari(b, colour, q, tmp):
         return False
-    if _size_after(b, colour, q) >= 2:
+    if stones_joined(b, colour, q) >= 2:
         return True
     return bool(rand_unit(rng) < policy[REFUSE_LONE_SELF_ATARI])
 

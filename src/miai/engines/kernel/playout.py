@@ -23,7 +23,7 @@ from miai.engines.kernel.board import (
     playable,
 )
 from miai.engines.kernel.jit import jit, wide
-from miai.engines.kernel.ladder import caught_by_ladder, new_work
+from miai.engines.kernel.ladder import atari_caught_by_ladder, caught_by_ladder, new_work
 from miai.engines.kernel.layout import (
     COL,
     EMPTIES,
@@ -44,6 +44,7 @@ from miai.engines.kernel.layout import (
     NEXT,
     OFF,
     PASS,
+    SIZE,
     Float64Array,
     Int32Array,
     P,
@@ -55,6 +56,25 @@ PROB_CAPTURE = 0.9  # answer atari (capture or escape) near the last move
 PROB_PATTERN = 0.95  # play a 3×3 shape next to the last move
 PROB_REJECT_SUGGESTED_SELF_ATARI = 0.9
 PROB_REJECT_RANDOM_SELF_ATARI = 0.5  # lower, so that nakade (killing throw-ins) still happen
+BIG_SELF_ATARI = 3  # a self-atari of this many stones or more is no nakade: refused whenever the knob says
+
+# Knobs of the policy: a float64 array, so that experiments (bench/selfplay.py) need no recompilation.
+K_LIGHT = 0  # > 0: the light policy; 0: uniformly random moves (the benchmark's reference playout)
+K_TWO_LIBS = 1  # probability of trying two-liberty tactics around the last move
+K_FILL_BOARD = 2  # tries at finding an empty 3×3 area before a random move (0: none)
+K_BIG_SELF_ATARI = 3  # > 0: always refuse a self-atari of BIG_SELF_ATARI or more stones
+N_KNOBS = 4
+
+
+def policy_knobs(light: bool = True) -> Float64Array:
+    """The playout policy's default knobs (the light policy), or the uniformly random policy."""
+    knobs = np.zeros(N_KNOBS, dtype=np.float64)
+    if light:
+        knobs[K_LIGHT] = 1.0
+        knobs[K_TWO_LIBS] = 0.9
+        knobs[K_FILL_BOARD] = 4.0
+        knobs[K_BIG_SELF_ATARI] = 1.0
+    return knobs
 
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xBF58476D1CE4E5B9)
@@ -131,19 +151,53 @@ def self_atari(b: Int32Array, colour: int, q: int, tmp: Int32Array) -> bool:
 
 
 @jit
+def stones_joined(b: Int32Array, colour: int, q: int) -> int:
+    """Stones of the chain a `colour` stone at q would form."""
+    total = 1
+    d0 = -1
+    d1 = -1
+    d2 = -1
+    for n in (q - W, q - 1, q + 1, q + W):
+        if b[COL + n] == colour:
+            hd = wide(b[HEAD + n])
+            if hd != d0 and hd != d1 and hd != d2:
+                total += b[SIZE + hd]
+                if d0 < 0:
+                    d0 = hd
+                elif d1 < 0:
+                    d1 = hd
+                else:
+                    d2 = hd
+    return total
+
+
+@jit
+def refused_self_atari(
+    b: Int32Array, colour: int, q: int, rng: UInt64Array, reject: float, refuse_big: bool, tmp: Int32Array
+) -> bool:
+    """Whether the policy refuses q as a self-atari: a big one always (with `refuse_big`), a small one
+    (a possible nakade) with probability `reject`."""
+    if not self_atari(b, colour, q, tmp):
+        return False
+    if refuse_big and stones_joined(b, colour, q) >= BIG_SELF_ATARI:
+        return True
+    return rand_unit(rng) < reject
+
+
+@jit
 def random_move(
-    b: Int32Array, colour: int, rng: UInt64Array, reject_self_atari: bool, tmp: Int32Array
+    b: Int32Array, colour: int, rng: UInt64Array, reject_self_atari: bool, refuse_big: bool, tmp: Int32Array
 ) -> int:
     """A uniformly random playable point, or PASS; unplayable candidates leave a shrinking window."""
     window = wide(b[H_N_EMPTY])
     while window > 0:
         k = rand_below(rng, window)
         q = wide(b[EMPTIES + k])
-        if playable(b, colour, q):
-            if not reject_self_atari or not self_atari(b, colour, q, tmp):
-                return q
-            if rand_unit(rng) >= PROB_REJECT_RANDOM_SELF_ATARI:
-                return q
+        if playable(b, colour, q) and not (
+            reject_self_atari
+            and refused_self_atari(b, colour, q, rng, PROB_REJECT_RANDOM_SELF_ATARI, refuse_big, tmp)
+        ):
+            return q
         window -= 1
         other = b[EMPTIES + window]
         b[EMPTIES + k] = other
@@ -232,13 +286,115 @@ def pattern_moves(b: Int32Array, colour: int, last: int, pat: np.ndarray, cands:
 
 
 @jit
-def _pick(b: Int32Array, colour: int, rng: UInt64Array, cands: Int32Array, n: int, tmp: Int32Array) -> int:
+def _atari_captures(
+    b: Int32Array,
+    colour: int,
+    q: int,
+    other: int,
+    head: int,
+    tmp: Int32Array,
+    zob: UInt64Array,
+    work: Int32Array,
+    work_hz: UInt64Array,
+) -> bool:
+    """`colour` at q ataris the two-liberty chain at `head` (its other liberty `other`): can it escape?
+    Counting the liberties its extension to `other` would have settles most cases without reading."""
+    defender = wide(b[COL + head])
+    libs = liberties_after(b, defender, other, wide(4), tmp)
+    for i in range(libs):
+        if tmp[i] == q:
+            libs -= 1
+            break
+    if libs >= 3:
+        return False
+    if libs <= 1:
+        return True
+    return atari_caught_by_ladder(b, zob, colour, q, head, work, work_hz, tmp)
+
+
+@jit
+def two_liberty_moves(
+    b: Int32Array,
+    colour: int,
+    last: int,
+    cands: Int32Array,
+    tmp: Int32Array,
+    zob: UInt64Array,
+    work: Int32Array,
+    work_hz: UInt64Array,
+) -> int:
+    """Two-liberty tactics around `last` (Pachi's): atari the chain just played when it has two liberties
+    and the atari captures (directly or by ladder); give an own chain next to it that the move left with two
+    liberties a third one."""
+    n = wide(0)
+    v = b[COL + last]
+    if v >= 0 and v != colour:
+        hd = wide(b[HEAD + last])
+        if liberties_upto(b, hd, wide(3), tmp) == 2:
+            x = wide(tmp[0])
+            y = wide(tmp[1])
+            if _atari_captures(b, colour, x, y, hd, tmp, zob, work, work_hz):
+                n = _add_candidate(cands, n, x)
+            if _atari_captures(b, colour, y, x, hd, tmp, zob, work, work_hz):
+                n = _add_candidate(cands, n, y)
+    seen0 = -1
+    seen1 = -1
+    seen2 = -1
+    for s in (last - W, last - 1, last + 1, last + W):
+        if b[COL + s] != colour:
+            continue
+        hd = wide(b[HEAD + s])
+        if hd == seen0 or hd == seen1 or hd == seen2:
+            continue
+        seen2 = seen1
+        seen1 = seen0
+        seen0 = hd
+        if liberties_upto(b, hd, wide(3), tmp) != 2:
+            continue
+        x = wide(tmp[0])
+        y = wide(tmp[1])
+        if liberties_after(b, colour, x, wide(3), tmp) >= 3:
+            n = _add_candidate(cands, n, x)
+        if liberties_after(b, colour, y, wide(3), tmp) >= 3:
+            n = _add_candidate(cands, n, y)
+    return n
+
+
+@jit
+def fill_board_move(b: Int32Array, rng: UInt64Array, tries: int) -> int:
+    """A random point whose whole 3×3 neighbourhood is empty board (Fuego's fill-board), or -1: early in
+    a big-board playout such moves stake out the open areas instead of random contact plays."""
+    n_empty = wide(b[H_N_EMPTY])
+    for _ in range(tries):
+        if n_empty == 0:
+            return -1
+        q = wide(b[EMPTIES + rand_below(rng, n_empty)])
+        empty = True
+        for m in (q - W - 1, q - W, q - W + 1, q - 1, q + 1, q + W - 1, q + W, q + W + 1):
+            if b[COL + m] != EMPTY:
+                empty = False
+                break
+        if empty:
+            return q
+    return -1
+
+
+@jit
+def _pick(
+    b: Int32Array,
+    colour: int,
+    rng: UInt64Array,
+    cands: Int32Array,
+    n: int,
+    refuse_big: bool,
+    tmp: Int32Array,
+) -> int:
     """A random playable candidate that is not a (usually refused) self-atari, or -1."""
     while n > 0:
         k = rand_below(rng, n)
         q = wide(cands[k])
-        if playable(b, colour, q) and (
-            not self_atari(b, colour, q, tmp) or rand_unit(rng) >= PROB_REJECT_SUGGESTED_SELF_ATARI
+        if playable(b, colour, q) and not refused_self_atari(
+            b, colour, q, rng, PROB_REJECT_SUGGESTED_SELF_ATARI, refuse_big, tmp
         ):
             return q
         n -= 1
@@ -252,6 +408,7 @@ def policy_move(
     colour: int,
     rng: UInt64Array,
     pat: np.ndarray,
+    knobs: Float64Array,
     scratch: Int32Array,
     zob: UInt64Array,
     work: Int32Array,
@@ -261,18 +418,28 @@ def policy_move(
     cands = scratch[:64]
     tmp = scratch[64:72]
     last = wide(b[H_LAST])
+    refuse_big = knobs[K_BIG_SELF_ATARI] > 0
     if last > 0:
         if rand_unit(rng) < PROB_CAPTURE:
             n = atari_moves(b, colour, last, cands, tmp, zob, work, work_hz)
-            q = _pick(b, colour, rng, cands, n, tmp)
+            q = _pick(b, colour, rng, cands, n, refuse_big, tmp)
+            if q > 0:
+                return q
+        if knobs[K_TWO_LIBS] > 0 and rand_unit(rng) < knobs[K_TWO_LIBS]:
+            n = two_liberty_moves(b, colour, last, cands, tmp, zob, work, work_hz)
+            q = _pick(b, colour, rng, cands, n, refuse_big, tmp)
             if q > 0:
                 return q
         if rand_unit(rng) < PROB_PATTERN:
             n = pattern_moves(b, colour, last, pat, cands)
-            q = _pick(b, colour, rng, cands, n, tmp)
+            q = _pick(b, colour, rng, cands, n, refuse_big, tmp)
             if q > 0:
                 return q
-    return random_move(b, colour, rng, True, tmp)
+    if knobs[K_FILL_BOARD] > 0:
+        q = fill_board_move(b, rng, wide(knobs[K_FILL_BOARD]))
+        if q > 0 and playable(b, colour, q):
+            return q
+    return random_move(b, colour, rng, True, refuse_big, tmp)
 
 
 @jit
@@ -282,7 +449,7 @@ def run_playout(
     zob: UInt64Array,
     rng: UInt64Array,
     pat: np.ndarray,
-    light: bool,
+    knobs: Float64Array,
     amaf_colour: Int32Array,
     amaf_ply: Int32Array,
     ply0: int,
@@ -294,19 +461,21 @@ def run_playout(
     """Play until every colour in play has passed in a row (or a move cap); returns the moves played.
 
     Records in amaf_colour/amaf_ply who first played each point and when (ply0 counts the plies before).
-    `light=False` is the pure random policy (the benchmark's reference playout). `work`/`work_hz` are the
+    `knobs` set the policy (see `policy_knobs`; K_LIGHT = 0 is the benchmark's uniformly random playout).
+    `work`/`work_hz` are the
     ladder reader's scratch board (see `kernel.ladder.new_work`), or empty arrays to read no ladders.
     """
     moves = 0
     tmp = scratch[64:72]
+    light = knobs[K_LIGHT] > 0
     while moves < max_moves:
         if b[H_PASSES] >= b[H_N_ACTIVE] or b[H_PLIES_LEFT] == 0:
             break
         colour = wide(b[H_TO_MOVE])
         if light:
-            q = policy_move(b, colour, rng, pat, scratch, zob, work, work_hz)
+            q = policy_move(b, colour, rng, pat, knobs, scratch, zob, work, work_hz)
         else:
-            q = random_move(b, colour, rng, False, tmp)
+            q = random_move(b, colour, rng, False, False, tmp)
         if q == PASS:
             play_pass(b, hz, colour)
         else:
@@ -400,7 +569,7 @@ def repeated_playouts(
     komi: Float64Array,
     rng: UInt64Array,
     pat: np.ndarray,
-    light: bool,
+    knobs: Float64Array,
     count: int,
     max_moves: int,
 ) -> Float64Array:
@@ -422,7 +591,7 @@ def repeated_playouts(
         copy_board(b, b0)
         hz[:] = hz0
         run_playout(
-            b, hz, zob, rng, pat, light, amaf_colour, amaf_ply, wide(0), max_moves, scratch, work, work_hz
+            b, hz, zob, rng, pat, knobs, amaf_colour, amaf_ply, wide(0), max_moves, scratch, work, work_hz
         )
         area_scores(b, komi, scores, owner, stack)
         rewards_from_scores(b, scores, rewards)

@@ -56,6 +56,7 @@ from miai.engines.kernel.layout import (
     UInt64Array,
     W,
 )
+from miai.engines.kernel.open_area import MIN_SIZE, near_stones, open_area_class
 from miai.engines.kernel.playout import (
     area_scores,
     pattern_code,
@@ -91,7 +92,7 @@ PRIOR_NEAR = 7
 PRIOR_EDGE = 8
 PRIOR_PASS_N = 9
 PRIOR_PASS_W = 10
-LIGHT = 11
+PRIOR_RAVE = 11  # the share of a placement's prior that also seeds its AMAF statistics
 N_PARAMS = 12
 
 MAX_DEPTH = 1024
@@ -110,7 +111,7 @@ def default_params() -> Float64Array:
     params[PRIOR_EDGE] = 10.0
     params[PRIOR_PASS_N] = 10.0
     params[PRIOR_PASS_W] = 1.0
-    params[LIGHT] = 1.0
+    params[PRIOR_RAVE] = 1.0
     return params
 
 
@@ -127,27 +128,12 @@ def new_pool(capacity: int) -> tuple[Int32Array, np.ndarray, np.ndarray]:
 
 
 @jit
-def _near_stones(b: Int32Array, q: int, size: int, reach: int) -> bool:
-    row = q // W - 1
-    col = q % W - 1
-    for dr in range(-reach, reach + 1):
-        r = row + dr
-        if r < 0 or r >= size:
-            continue
-        span = reach - abs(dr)
-        for dc in range(-span, span + 1):
-            c = col + dc
-            if 0 <= c < size and b[COL + (r + 1) * W + c + 1] >= 0:
-                return True
-    return False
-
-
-@jit
 def _prior(
     b: Int32Array,
     colour: int,
     q: int,
     shape: Float64Array,
+    open_values: Float64Array,
     params: Float64Array,
     tmp: Int32Array,
     zob: UInt64Array,
@@ -205,16 +191,20 @@ def _prior(
             n += bonus
             w += bonus
     size = b[H_SIZE]
-    row = q // W - 1
-    col = q % W - 1
-    line = min(row, col, size - 1 - row, size - 1 - col)
-    if size >= 9 and line <= 3 and not _near_stones(b, q, size, 3):
-        # In an empty area the first two lines are slow; the third, and on big boards the fourth, are fine.
-        if line <= 1:
+    area = open_area_class(b, q)
+    if area >= 0:
+        # On a big board, an open area's points as often as players choose them: corners first.
+        n += params[PRIOR_EDGE]
+        w += params[PRIOR_EDGE] * open_values[area]
+    elif size >= 9 and size < MIN_SIZE:
+        row = q // W - 1
+        col = q % W - 1
+        line = min(row, col, size - 1 - row, size - 1 - col)
+        if line <= 2 and not near_stones(b, q, size, 3):
+            # In an empty area the first two lines are slow, the third fine.
             n += params[PRIOR_EDGE]
-        elif line == 2 or size >= 13:
-            n += params[PRIOR_EDGE]
-            w += params[PRIOR_EDGE]
+            if line == 2:
+                w += params[PRIOR_EDGE]
     return n, w
 
 
@@ -232,6 +222,7 @@ def _expand(
     keys: UInt64Array,
     n_keys: int,
     shape: Float64Array,
+    open_values: Float64Array,
     params: Float64Array,
     moves: Int32Array,
     tmp: Int32Array,
@@ -262,9 +253,13 @@ def _expand(
             nf[child, PRIOR_N] = params[PRIOR_PASS_N]
             nf[child, PRIOR_W] = params[PRIOR_PASS_W]
         else:
-            pn, pw = _prior(b, colour, q, shape, params, tmp, zob, work, work_hz)
+            pn, pw = _prior(b, colour, q, shape, open_values, params, tmp, zob, work, work_hz)
             nf[child, PRIOR_N] = pn
             nf[child, PRIOR_W] = pw
+            # Seeding the AMAF statistics too (Gelly & Silver 2007) lets the knowledge steer the early
+            # visits, which the AMAF value dominates; otherwise the prior barely counts.
+            nf[child, RAVE_N] = params[PRIOR_RAVE] * pn
+            nf[child, RAVE_W] = params[PRIOR_RAVE] * pw
     ni[node, FIRST] = first
     ni[node, COUNT] = count + 1
     return True
@@ -306,14 +301,17 @@ def search(
     komi: Float64Array,
     pat: np.ndarray,
     shape: Float64Array,
+    open_values: Float64Array,
     rng: UInt64Array,
     params: Float64Array,
+    knobs: Float64Array,
     playouts: int,
     ownership: np.ndarray,
 ) -> int:
     """Run `playouts` simulations from node 0 (whose position is root_b/root_hz); returns how many ran.
 
-    `ownership[c, q]` accumulates, per colour and padded point, the playouts in which q counted for c.
+    `knobs` are the playout policy's (`playout.policy_knobs`). `ownership[c, q]` accumulates, per colour
+    and padded point, the playouts in which q counted for c.
     """
     b = root_b.copy()
     hz = root_hz.copy()
@@ -332,7 +330,6 @@ def search(
     size = root_b[H_SIZE]
     superko = root_b[H_KO_RULE] != KO_SIMPLE
     expand_visits = params[EXPAND_VISITS]
-    light = params[LIGHT] > 0
     max_moves = 3 * size * size + 50
     for _ in range(playouts):
         copy_board(b, root_b)
@@ -363,6 +360,7 @@ def search(
                     keys,
                     n_keys,
                     shape,
+                    open_values,
                     params,
                     moves,
                     tmp,
@@ -392,7 +390,7 @@ def search(
                 b[H_PASSES] = 0
                 b[H_PLIES_LEFT] = -1
             run_playout(
-                b, hz, zob, rng, pat, light, amaf_colour, amaf_ply, depth, max_moves, scratch, work, work_hz
+                b, hz, zob, rng, pat, knobs, amaf_colour, amaf_ply, depth, max_moves, scratch, work, work_hz
             )
         area_scores(b, komi, scores, owner, stack)
         rewards_from_scores(b, scores, rewards)
