@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
+import sys
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -28,3 +31,14 @@ def shared_data(*parts: str) -> Path:
     path = SHARED_DATA.joinpath(*parts)
     need(path.exists(), f"../shared/data/{'/'.join(parts)} is not present")
     return path
+
+
+def bench_module(script: str) -> ModuleType:
+    """A script of bench/ imported as a module (`bench_<name>`), for tests of its own logic."""
+    name = "bench_" + Path(script).stem
+    spec = importlib.util.spec_from_file_location(name, REPO / "bench" / script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

@@ -3,27 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from miai.engines.kernel.playout import K_FILL_BOARD, K_TWO_LIBS, policy_knobs
 from miai.engines.kernel.tree import EXPLORE, PRIOR_RAVE, default_params
-
-SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "selfplay.py"
+from tests.conftest import bench_module
 
 
 @pytest.fixture(scope="module")
 def selfplay() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_selfplay", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("selfplay.py")
 
 
 def test_overrides_name_tree_parameters_and_policy_knobs(selfplay: ModuleType) -> None:

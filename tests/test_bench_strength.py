@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
 
 from miai.core.go import PASS, Place
 from miai.formats.sgf.go import load_go
-
-SCRIPT = Path(__file__).resolve().parents[1] / "bench" / "strength.py"
+from tests.conftest import bench_module
 
 
 @pytest.fixture(scope="module")
 def strength() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_strength", SCRIPT)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return bench_module("strength.py")
 
 
 def test_wilson_interval(strength: ModuleType) -> None:

@@ -8,7 +8,9 @@ import pytest
 
 from miai.core.go import PASS, RESIGN, GoState, Place, Rules, new_game
 from miai.core.go.rules import DeadStones
-from miai.engines.go_player import GoPlayer, ResignPolicy, Style
+from miai.engines.go_player import DynamicKomi, GoPlayer, ResignPolicy, Style
+from miai.engines.go_search import KernelSearch
+from miai.engines.levels import style
 from miai.formats.ascii import parse_diagram
 from tests.engines.problems import PROBLEMS
 from tests.engines.test_mcts import FakeClock
@@ -123,3 +125,50 @@ def test_the_whole_move_keeps_within_its_time(monkeypatch: pytest.MonkeyPatch) -
     assert player.last is not None
     assert player.last.seconds <= 1.0 - 0.3 - 0.05 + 0.02  # what is left, less a margin, one tick over
     assert clock.t - before <= 1.0
+
+
+def test_dynamic_komi_asks_for_a_margin_while_far_ahead_and_gives_it_back() -> None:
+    komi = DynamicKomi()
+    game = new_game(19)
+    assert komi.before(game) == 0.0
+    for _ in range(3):
+        komi.after(game, 0.9)
+    assert komi.points == 3.0
+    komi.after(game, 0.7)  # between the thresholds: kept
+    assert komi.points == 3.0
+    komi.after(game, 0.5)
+    assert komi.points == 2.0
+    later = game.play(Place(60))
+    assert komi.before(later) == 2.0  # the same game goes on
+    for _ in range(100):
+        komi.after(later, 0.99)
+    assert komi.points == pytest.approx(36.1)  # at most a tenth of the board
+    assert komi.before(new_game(19).play(Place(61))) == 0.0  # another game starts afresh
+    small = DynamicKomi()
+    small.after(new_game(13), 0.9)
+    assert small.points == 0.5
+
+
+def test_giving_points_away_lowers_the_searched_win_rate() -> None:
+    state = new_game(9, Rules(komi=(0.0, 7.5)))
+    plain = KernelSearch(seed=3).search(state, playouts=400)
+    giving = KernelSearch(seed=3).search(state, playouts=400, give=40.0)  # a win by 48 on 81 points
+    assert giving.win_rate < 0.15 < 0.35 < plain.win_rate
+
+
+def test_the_top_level_searches_with_dynamic_komi_on_big_boards_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    gives: list[float] = []
+    player = GoPlayer(replace(QUICK, playouts=50, dynamic_komi=True), seed=1)
+    search = player.search.search
+
+    def spy(state: GoState, colour: int, playouts: int | None, seconds: float | None, give: float) -> object:
+        gives.append(give)
+        return search(state, colour, playouts, seconds, give)
+
+    monkeypatch.setattr(player.search, "search", spy)
+    player.komi.points = 4.0
+    player.komi._events = ()
+    player.choose(new_game(13))
+    player.choose(new_game(9))
+    assert gives == [4.0, 0.0]
+    assert style(10).dynamic_komi and not style(9).dynamic_komi

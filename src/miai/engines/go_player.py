@@ -10,6 +10,11 @@ the dead stones).
 Resigning: only when the win rate stays below a threshold for several searches in a row, and never in a
 game of more than two colours (leaving hands the other teams an unearned result) unless the caller says
 that every team is a computer.
+
+Dynamic komi (two colours, 13×13 and up, when the style asks for it): a search that wins by far looks at
+all moves alike, and slack moves give away a lead that its playouts overrate. So while the win rate stays
+high the player counts itself a few points short, and gives them back as the game turns closer (Baudiš's
+adaptive dynamic komi, simplified).
 """
 
 from __future__ import annotations
@@ -29,6 +34,9 @@ from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.layout import padded
 from miai.engines.result import SearchResult
 
+KOMI_RAISE_ABOVE = 0.8  # dynamic komi: ask for more margin above this win rate ...
+KOMI_LOWER_BELOW = 0.6  # ... and give it back below this one
+KOMI_MAX_SHARE = 0.1  # at most this share of the board's points
 SETTLED = 0.9  # a point whose owner agrees in this share of playouts is settled
 MIN_PLAYOUTS_FOR_SETTLED = 64
 PASS_MARGIN = 0.05
@@ -52,6 +60,7 @@ class Style:
     blunder_rate: float = 0.0  # share of moves played at random among useful placements
     capacity: int = DEFAULT_CAPACITY
     threads: int = 1  # search threads (root parallelism)
+    dynamic_komi: bool = False  # keep a margin when far ahead (two colours, 13×13 and up)
 
 
 class GoPlayer:
@@ -78,6 +87,7 @@ class GoPlayer:
         self._rng = random.Random(seed)
         self._low_searches = 0
         self.last: SearchResult[Move] | None = None
+        self.komi = DynamicKomi()
 
     def __call__(self, state: GoState, colour: int, seconds: float | None = None) -> Move:
         return self.choose(state, colour, seconds)
@@ -102,9 +112,13 @@ class GoPlayer:
             # follows it (reading the trees, the pass check) come off the search's share.
             spent = self.now() - start
             budget = max(0.2 * budget, budget - spent - min(0.1, 0.05 * budget))
-        result = self.search.search(state, colour, self.style.playouts, budget)
+        dynamic = self.style.dynamic_komi and state.colours == 2 and state.size >= DynamicKomi.MIN_SIZE
+        give = self.komi.before(state) if dynamic else 0.0
+        result = self.search.search(state, colour, self.style.playouts, budget, give)
         self.last = result
-        if self._should_resign(state, colour, result):
+        if dynamic:
+            self.komi.after(state, result.win_rate)
+        if give == 0.0 and self._should_resign(state, colour, result):
             return RESIGN
         if self.style.blunder_rate and self._rng.random() < self.style.blunder_rate:
             return Place(self._rng.choice(useful))
@@ -179,3 +193,28 @@ class GoPlayer:
         else:
             self._low_searches = 0
         return self._low_searches >= policy.searches
+
+
+class DynamicKomi:
+    """The points a player gives away in its searches, following its win rate through one game."""
+
+    MIN_SIZE = 13
+
+    def __init__(self) -> None:
+        self.points = 0.0
+        self._events: tuple[object, ...] = ()
+
+    def before(self, state: GoState) -> float:
+        """The points to give in this search (none in a game other than the last one searched)."""
+        events = tuple(state.moves())
+        if events[: len(self._events)] != self._events:
+            self.points = 0.0
+        self._events = events
+        return self.points
+
+    def after(self, state: GoState, win_rate: float) -> None:
+        step = max(0.5, state.size * state.size / 361)
+        if win_rate > KOMI_RAISE_ABOVE:
+            self.points = min(self.points + step, KOMI_MAX_SHARE * state.size * state.size)
+        elif win_rate < KOMI_LOWER_BELOW:
+            self.points = max(0.0, self.points - step)

@@ -176,8 +176,12 @@ class KernelSearch:
         colour: int | None = None,
         playouts: int | None = None,
         seconds: float | None = None,
+        give: float = 0.0,
     ) -> SearchResult[Move]:
-        """Search `state` for `colour` (default: the colour to move) within a budget (give at least one)."""
+        """Search `state` for `colour` (default: the colour to move) within a budget (give at least one).
+
+        `give` points come off the searching colour's score in the playouts (dynamic komi): a search that
+        wins anyway then looks for the moves that keep a margin."""
         if playouts is None and seconds is None:
             raise ValueError("give a playout budget, a time budget or both")
         if state.is_over:
@@ -186,6 +190,7 @@ class KernelSearch:
         start = self.now()
         self._reroot(state, colour)
         position = from_state(state, colour)
+        position.komi[colour] -= give
         self.position = position
         if self._tuned:
             # Big boards grow a child per legal move on expansion: wait a little longer, to save memory.

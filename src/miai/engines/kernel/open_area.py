@@ -18,6 +18,7 @@ import numpy.typing as npt
 from miai.engines.kernel.board import place
 from miai.engines.kernel.jit import jit, wide
 from miai.engines.kernel.layout import COL, EMPTIES, EMPTY, H_N_EMPTY, H_SIZE, Int32Array, UInt64Array, W
+from miai.engines.kernel.shapes import relative_rates
 
 OPEN_RATES_FILE = "open_area_rates.txt"
 MIN_SIZE = 13  # smaller boards have no open areas worth the name
@@ -122,14 +123,8 @@ def open_rates_text(chosen: npt.NDArray[np.int64], available: npt.NDArray[np.int
 def open_values_from_rates(rates: dict[int, tuple[int, int]]) -> npt.NDArray[np.float64]:
     """Per class: rate / (rate + average rate), each rate smoothed towards the average; 0.5 when unseen."""
     values = np.full(CLASSES, 0.5, dtype=np.float64)
-    chosen = sum(c for c, _ in rates.values())
-    available = sum(a for _, a in rates.values())
-    if not available:
-        return values
-    mean = chosen / available
-    for cls, (c, a) in rates.items():
-        rate = (c + SMOOTHING * mean) / (a + SMOOTHING)
-        values[cls] = rate / (rate + mean)
+    for cls, value in relative_rates(rates, SMOOTHING).items():
+        values[cls] = value
     return values
 
 

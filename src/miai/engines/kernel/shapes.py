@@ -93,17 +93,26 @@ def parse_rates(text: str) -> dict[int, tuple[int, int]]:
 
 def values_from_rates(rates: dict[int, tuple[int, int]]) -> npt.NDArray[np.float64]:
     """The per-code value table: rate / (rate + average rate), each rate smoothed towards the average."""
+    values = np.full(1 << 16, 0.5, dtype=np.float64)
+    for code, value in relative_rates(rates, SMOOTHING).items():
+        for variant in variants(code):
+            values[variant] = value
+    return values
+
+
+def relative_rates(rates: dict[int, tuple[int, int]], smoothing: float) -> dict[int, float]:
+    """Per key of {key: (chosen, available)}: rate / (rate + average rate), in (0, 1) with 0.5 for an
+    average key; each rate is smoothed with `smoothing` pseudo-observations at the average rate."""
     chosen = sum(c for c, _ in rates.values())
     available = sum(a for _, a in rates.values())
-    values = np.full(1 << 16, 0.5, dtype=np.float64)
     if not available:
-        return values
+        return {}
     mean = chosen / available
-    for code, (c, a) in rates.items():
-        rate = (c + SMOOTHING * mean) / (a + SMOOTHING)
-        for variant in variants(code):
-            values[variant] = rate / (rate + mean)
-    return values
+    out = {}
+    for key, (c, a) in rates.items():
+        rate = (c + smoothing * mean) / (a + smoothing)
+        out[key] = rate / (rate + mean)
+    return out
 
 
 def shape_values() -> npt.NDArray[np.float64]:
