@@ -137,9 +137,9 @@ def test_dynamic_komi_asks_for_a_margin_while_far_ahead_and_gives_it_back() -> N
     komi.after(game, 0.7)  # between the thresholds: kept
     assert komi.points == 3.0
     komi.after(game, 0.5)
-    assert komi.points == 2.0
+    assert komi.points == 1.0
     later = game.play(Place(60))
-    assert komi.before(later) == 2.0  # the same game goes on
+    assert komi.before(later) == 1.0  # the same game goes on
     for _ in range(100):
         komi.after(later, 0.99)
     assert komi.points == pytest.approx(36.1)  # at most a tenth of the board

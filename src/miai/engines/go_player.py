@@ -217,4 +217,4 @@ class DynamicKomi:
         if win_rate > KOMI_RAISE_ABOVE:
             self.points = min(self.points + step, KOMI_MAX_SHARE * state.size * state.size)
         elif win_rate < KOMI_LOWER_BELOW:
-            self.points = max(0.0, self.points - step)
+            self.points = max(0.0, self.points - 2 * step)  # faster down: a losing search overplays
