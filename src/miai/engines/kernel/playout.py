@@ -41,6 +41,7 @@ from miai.engines.kernel.layout import (
     H_SIZE,
     H_TO_MOVE,
     HEAD,
+    LIBS,
     NEXT,
     OFF,
     PASS,
@@ -249,8 +250,8 @@ def atari_moves(
         seen2 = seen1
         seen1 = seen0
         seen0 = hd
-        if liberties_upto(b, hd, wide(2), tmp) != 1:
-            continue
+        if b[LIBS + hd] > 4 or liberties_upto(b, hd, wide(2), tmp) != 1:
+            continue  # more than 4 stone-liberty pairs: more than one liberty
         lib = wide(tmp[0])
         if v != colour:
             n = _add_candidate(cands, n, lib)  # capture it
@@ -330,7 +331,7 @@ def two_liberty_moves(
     v = b[COL + last]
     if v >= 0 and v != colour:
         hd = wide(b[HEAD + last])
-        if liberties_upto(b, hd, wide(3), tmp) == 2:
+        if b[LIBS + hd] <= 8 and liberties_upto(b, hd, wide(3), tmp) == 2:
             x = wide(tmp[0])
             y = wide(tmp[1])
             if _atari_captures(b, colour, x, y, hd, tmp, zob, work, work_hz):
@@ -349,8 +350,8 @@ def two_liberty_moves(
         seen2 = seen1
         seen1 = seen0
         seen0 = hd
-        if liberties_upto(b, hd, wide(3), tmp) != 2:
-            continue
+        if b[LIBS + hd] > 8 or liberties_upto(b, hd, wide(3), tmp) != 2:
+            continue  # each liberty makes at most 4 stone-liberty pairs
         x = wide(tmp[0])
         y = wide(tmp[1])
         if liberties_after(b, colour, x, wide(3), tmp) >= 3:
