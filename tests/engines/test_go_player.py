@@ -153,7 +153,7 @@ def test_giving_points_away_lowers_the_searched_win_rate() -> None:
     state = new_game(9, Rules(komi=(0.0, 7.5)))
     plain = KernelSearch(seed=3).search(state, playouts=400)
     giving = KernelSearch(seed=3).search(state, playouts=400, give=40.0)  # a win by 48 on 81 points
-    assert giving.win_rate < 0.15 < 0.35 < plain.win_rate
+    assert giving.win_rate < 0.15 and plain.win_rate > 0.35
 
 
 def test_the_top_level_searches_with_dynamic_komi_on_big_boards_only(monkeypatch: pytest.MonkeyPatch) -> None:
