@@ -18,7 +18,7 @@ import numpy.typing as npt
 from miai.engines.kernel.board import place
 from miai.engines.kernel.jit import jit, wide
 from miai.engines.kernel.layout import COL, EMPTIES, EMPTY, H_N_EMPTY, H_SIZE, Int32Array, UInt64Array, W
-from miai.engines.kernel.shapes import relative_rates
+from miai.engines.kernel.shapes import rate_rows, relative_rates
 
 OPEN_RATES_FILE = "open_area_rates.txt"
 MIN_SIZE = 13  # smaller boards have no open areas worth the name
@@ -90,15 +90,9 @@ def count_open_areas(
 def parse_open_rates(text: str) -> dict[int, tuple[int, int]]:
     """{class: (chosen, available)} from the rates file's "near far chosen available" rows."""
     rates: dict[int, tuple[int, int]] = {}
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        parts = line.split()
-        if len(parts) != 4 or not all(p.isdigit() for p in parts):
-            wanted = "near far chosen available"
-            raise ValueError(f"{OPEN_RATES_FILE} line {number}: expected '{wanted}', got {line!r}")
-        near, far, chosen, available = (int(p) for p in parts)
+    for number, line, (near, far, chosen, available) in rate_rows(
+        text, OPEN_RATES_FILE, "near far chosen available"
+    ):
         if not 1 <= near <= far <= MAX_LINE or chosen > available:
             raise ValueError(f"{OPEN_RATES_FILE} line {number}: impossible row {line!r}")
         rates[near * (MAX_LINE + 1) + far] = (chosen, available)

@@ -74,17 +74,25 @@ def canonical(code: int) -> int:
     return min(variants(code))
 
 
-def parse_rates(text: str) -> dict[int, tuple[int, int]]:
-    """{canonical code: (chosen, available)} from the rates file (comment lines start with '#')."""
-    rates: dict[int, tuple[int, int]] = {}
+def rate_rows(text: str, file: str, columns: str) -> list[tuple[int, str, list[int]]]:
+    """(line number, line, numbers) of a rates file's rows of whole numbers named by `columns` (comment
+    lines start with '#')."""
+    rows = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         parts = line.split()
-        if len(parts) != 3 or not all(p.isdigit() for p in parts):
-            raise ValueError(f"{RATES_FILE} line {number}: expected 'code chosen available', got {line!r}")
-        code, chosen, available = (int(p) for p in parts)
+        if len(parts) != len(columns.split()) or not all(p.isdigit() for p in parts):
+            raise ValueError(f"{file} line {number}: expected '{columns}', got {line!r}")
+        rows.append((number, line, [int(p) for p in parts]))
+    return rows
+
+
+def parse_rates(text: str) -> dict[int, tuple[int, int]]:
+    """{canonical code: (chosen, available)} from the rates file."""
+    rates: dict[int, tuple[int, int]] = {}
+    for number, line, (code, chosen, available) in rate_rows(text, RATES_FILE, "code chosen available"):
         if code >= 1 << 16 or chosen > available:
             raise ValueError(f"{RATES_FILE} line {number}: impossible counts {line!r}")
         rates[code] = (chosen, available)
