@@ -26,7 +26,7 @@ from typing import TextIO
 
 from miai.core.errors import IllegalMove
 from miai.core.go import PASS, Place, new_game, preset
-from miai.formats.gtp import GtpController, SubprocessChannel, find_gnugo
+from miai.formats.gtp import GtpChannelError, GtpController, SubprocessChannel, find_gnugo
 from miai.formats.gtp.protocol import Vertex, format_vertex
 from miai.formats.sgf.go import dump_go
 
@@ -52,6 +52,7 @@ class LevelResult:
     playouts: int = 0
     search_seconds: float = 0.0
     results: list[str] = field(default_factory=list)
+    void: int = 0  # games GNU Go could not finish
 
     def seconds_per_move(self) -> float:
         return sum(self.move_seconds) / len(self.move_seconds) if self.move_seconds else 0.0
@@ -148,13 +149,8 @@ def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelRes
     gnugo_argv = [gnugo_path, "--mode", "gtp", "--level", str(args.gnugo_level), "--chinese-rules"]
     referee_argv = [gnugo_path, "--mode", "gtp", "--chinese-rules"]
     timeout = max(120.0, 20 * args.seconds)
-    with (
-        GtpController(
-            SubprocessChannel(miai_argv(args.miai_command, level, args.seconds, args.seed), timeout)
-        ) as miai,
-        GtpController(SubprocessChannel(gnugo_argv, timeout)) as gnugo,
-        GtpController(SubprocessChannel(referee_argv, timeout)) as referee,
-    ):
+    miai_channel = SubprocessChannel(miai_argv(args.miai_command, level, args.seconds, args.seed), timeout)
+    with GtpController(miai_channel) as miai:
         for game in range(args.games):
             miai_colour = "b" if game % 2 == 0 else "w"
             start = time.monotonic()
@@ -164,10 +160,22 @@ def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelRes
                 Path(args.sgf_dir).mkdir(parents=True, exist_ok=True)
                 log = (Path(args.sgf_dir) / f"level{level}-game{game + 1}.log").open("w")
             try:
-                result = play_game(
-                    miai, gnugo, referee, miai_colour, args.size, args.komi, args.max_moves, tally, record,
-                    log,
-                )
+                # GNU Go afresh for every game: GNU Go 3.8 sometimes crashes on big boards, and such a
+                # game is void rather than the end of the match.
+                with (
+                    GtpController(SubprocessChannel(gnugo_argv, timeout)) as gnugo,
+                    GtpController(SubprocessChannel(referee_argv, timeout)) as referee,
+                ):
+                    result = play_game(
+                        miai, gnugo, referee, miai_colour, args.size, args.komi, args.max_moves, tally,
+                        record, log,
+                    )
+            except GtpChannelError as exc:
+                if not str(exc).startswith(f"engine {gnugo_path} "):
+                    raise
+                print(f"level {level} game {game + 1}: void, {exc}", file=sys.stderr, flush=True)
+                tally.void += 1
+                continue
             finally:
                 if log is not None:
                     log.close()
@@ -227,9 +235,10 @@ def main(argv: list[str] | None = None) -> int:
         low, high = wilson(tally.wins, tally.games)
         per_move = tally.seconds_per_move()
         rate = tally.playouts_per_second()
+        void = f"  ({tally.void} void: GNU Go crashed)" if tally.void else ""
         print(
-            f"{level:>6} {tally.wins:>4g}/{tally.games:<3} {tally.wins / tally.games:>9.0%}"
-            f" {f'[{low:.0%}, {high:.0%}]':>15} {per_move:>7.2f} {rate:>11,.0f}",
+            f"{level:>6} {tally.wins:>4g}/{tally.games:<3} {tally.wins / max(1, tally.games):>9.0%}"
+            f" {f'[{low:.0%}, {high:.0%}]':>15} {per_move:>7.2f} {rate:>11,.0f}{void}",
             flush=True,
         )
     return 0

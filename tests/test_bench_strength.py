@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
 from types import ModuleType
 
 import pytest
@@ -44,3 +46,40 @@ def test_the_tally_averages_what_was_played(strength: ModuleType) -> None:
     assert tally.seconds_per_move() == 2.0 and tally.playouts_per_second() == 3_000
     empty = strength.LevelResult("1")
     assert empty.seconds_per_move() == 0.0 == empty.playouts_per_second()
+
+
+CRASHING_ENGINE = """#!{python}
+# A GTP engine that plays A1 and dies on its second genmove, as GNU Go 3.8 sometimes does; with --passes it
+# passes every time instead and never dies.
+import sys
+
+moves = 0
+for line in sys.stdin:
+    words = line.split()
+    if not words:
+        continue
+    if words[0] == "genmove":
+        moves += 1
+        if "--passes" in sys.argv:
+            print("= pass\\n", flush=True)
+            continue
+        if moves == 2:
+            sys.exit(11)
+        print("= A1\\n", flush=True)
+    else:
+        print("= \\n", flush=True)
+"""
+
+
+def test_a_game_the_opponent_cannot_finish_is_void_and_the_match_goes_on(
+    strength: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fake = tmp_path / "fake-gnugo"
+    fake.write_text(CRASHING_ENGINE.format(python=sys.executable))
+    fake.chmod(0o755)
+    monkeypatch.setenv("MIAI_GNUGO", str(fake))
+    miai = f"{sys.executable} {fake} --passes"
+    assert strength.main(["--size", "5", "--games", "2", "--levels", "1", "--miai-command", miai]) == 0
+    out, err = capsys.readouterr()
+    assert "game 1: void" in err and "game 2: void" in err
+    assert "0/0" in out and "(2 void: GNU Go crashed)" in out
