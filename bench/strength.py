@@ -5,9 +5,10 @@
 Each level plays `--games` games against GNU Go (level 10 by default), colours alternating, area scoring
 with komi 7.5 unless told otherwise. A separate GNU Go process started with --chinese-rules referees: it
 receives every move and gives the final score (its dead-stone judgement) when both sides pass or the move
-cap is reached. Reported per level: wins with a 95% Wilson interval, average seconds per Miai move, and
-Miai's playouts per second (from its `miai-stats` command when available). Progress goes to stderr;
-`--sgf-dir` keeps every game's record.
+cap is reached, or its score estimate of the position when the GNU Go player crashes (GNU Go 3.8 does, in
+some 19×19 positions). Reported per level: wins with a 95% Wilson interval, average seconds per Miai
+move, and Miai's playouts per second (from its `miai-stats` command when available). Progress goes to
+stderr; `--sgf-dir` keeps every game's record and a log of its moves.
 
 Miai is driven through bench/miai_gtp.py by default; `--miai-command` runs any other command instead, with
 {level}, {seconds} and {seed} filled in, e.g. "python -m miai gtp --level {level} --time {seconds}".
@@ -52,7 +53,8 @@ class LevelResult:
     playouts: int = 0
     search_seconds: float = 0.0
     results: list[str] = field(default_factory=list)
-    void: int = 0  # games GNU Go could not finish
+    void: int = 0  # games GNU Go could neither finish nor judge
+    adjudicated: int = 0  # games GNU Go could not finish, judged by the referee's estimate
 
     def seconds_per_move(self) -> float:
         return sum(self.move_seconds) / len(self.move_seconds) if self.move_seconds else 0.0
@@ -160,16 +162,28 @@ def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelRes
                 Path(args.sgf_dir).mkdir(parents=True, exist_ok=True)
                 log = (Path(args.sgf_dir) / f"level{level}-game{game + 1}.log").open("w")
             try:
-                # GNU Go afresh for every game: GNU Go 3.8 sometimes crashes on big boards, and such a
-                # game is void rather than the end of the match.
+                # GNU Go afresh for every game: GNU Go 3.8 sometimes crashes on big boards (a segmentation
+                # fault in genmove, at every level, in some positions); the referee then judges the game
+                # as it stands by its score estimate, and only if it cannot either is the game void.
                 with (
                     GtpController(SubprocessChannel(gnugo_argv, timeout)) as gnugo,
                     GtpController(SubprocessChannel(referee_argv, timeout)) as referee,
                 ):
-                    result = play_game(
-                        miai, gnugo, referee, miai_colour, args.size, args.komi, args.max_moves, tally,
-                        record, log,
-                    )
+                    try:
+                        result = play_game(
+                            miai, gnugo, referee, miai_colour, args.size, args.komi, args.max_moves, tally,
+                            record, log,
+                        )
+                    except GtpChannelError as exc:
+                        if not str(exc).startswith(f"engine {gnugo_path} "):
+                            raise
+                        result = referee.command("estimate_score").split()[0]
+                        tally.adjudicated += 1
+                        print(
+                            f"level {level} game {game + 1}: {exc}; adjudicated by the referee's estimate",
+                            file=sys.stderr,
+                            flush=True,
+                        )
             except GtpChannelError as exc:
                 if not str(exc).startswith(f"engine {gnugo_path} "):
                     raise
@@ -235,7 +249,9 @@ def main(argv: list[str] | None = None) -> int:
         low, high = wilson(tally.wins, tally.games)
         per_move = tally.seconds_per_move()
         rate = tally.playouts_per_second()
-        void = f"  ({tally.void} void: GNU Go crashed)" if tally.void else ""
+        crashes = [f"{tally.adjudicated} adjudicated"] if tally.adjudicated else []
+        crashes += [f"{tally.void} void"] if tally.void else []
+        void = f"  ({', '.join(crashes)}: GNU Go crashed)" if crashes else ""
         print(
             f"{level:>6} {tally.wins:>4g}/{tally.games:<3} {tally.wins / max(1, tally.games):>9.0%}"
             f" {f'[{low:.0%}, {high:.0%}]':>15} {per_move:>7.2f} {rate:>11,.0f}{void}",

@@ -49,8 +49,9 @@ def test_the_tally_averages_what_was_played(strength: ModuleType) -> None:
 
 
 CRASHING_ENGINE = """#!{python}
-# A GTP engine that plays A1 and dies on its second genmove, as GNU Go 3.8 sometimes does; with --passes it
-# passes every time instead and never dies.
+# A GTP engine that plays A1 and dies on its second genmove, as GNU Go 3.8 sometimes does. With --passes it
+# passes every time instead; with --referee it estimates the score as W+45.5, and with --no-estimate it
+# cannot estimate at all.
 import sys
 
 moves = 0
@@ -66,20 +67,40 @@ for line in sys.stdin:
         if moves == 2:
             sys.exit(11)
         print("= A1\\n", flush=True)
+    elif words[0] == "estimate_score":
+        if "--no-estimate" in sys.argv:
+            sys.exit(11)
+        print("= W+45.5 (upper bound: 50.0, lower: 40.0)\\n", flush=True)
     else:
         print("= \\n", flush=True)
 """
 
 
-def test_a_game_the_opponent_cannot_finish_is_void_and_the_match_goes_on(
-    strength: ModuleType, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+@pytest.mark.parametrize("referee_estimates", [True, False])
+def test_a_game_the_opponent_cannot_finish_is_judged_or_void_and_the_match_goes_on(
+    strength: ModuleType,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    referee_estimates: bool,
 ) -> None:
     fake = tmp_path / "fake-gnugo"
     fake.write_text(CRASHING_ENGINE.format(python=sys.executable))
     fake.chmod(0o755)
+    if not referee_estimates:
+        # The referee is the same program: make it fail the estimate as well.
+        wrapper = tmp_path / "fake-gnugo-no-estimate"
+        wrapper.write_text(f"#!/bin/sh\nexec {fake} --no-estimate \"$@\"\n")
+        wrapper.chmod(0o755)
+        fake = wrapper
     monkeypatch.setenv("MIAI_GNUGO", str(fake))
-    miai = f"{sys.executable} {fake} --passes"
+    miai = f"{sys.executable} {tmp_path / 'fake-gnugo'} --passes"
     assert strength.main(["--size", "5", "--games", "2", "--levels", "1", "--miai-command", miai]) == 0
     out, err = capsys.readouterr()
-    assert "game 1: void" in err and "game 2: void" in err
-    assert "0/0" in out and "(2 void: GNU Go crashed)" in out
+    if referee_estimates:
+        assert "game 1: engine" in err and "adjudicated by the referee's estimate" in err
+        assert "game 2/2: Miai White, W+45.5 (win)" in err and "game 1/2: Miai Black, W+45.5 (loss)" in err
+        assert " 1/2 " in out and "(2 adjudicated: GNU Go crashed)" in out
+    else:
+        assert "game 1: void" in err and "game 2: void" in err
+        assert "0/0" in out and "(2 void: GNU Go crashed)" in out
