@@ -32,7 +32,6 @@ from miai.engines.go_search import DEFAULT_CAPACITY, KernelSearch, warm_up
 from miai.engines.kernel.board import is_eye
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.layout import padded
-from miai.engines.opening import corners_first
 from miai.engines.result import SearchResult
 
 KOMI_RAISE_ABOVE = 0.8  # dynamic komi: ask for more margin above this win rate ...
@@ -62,7 +61,6 @@ class Style:
     capacity: int = DEFAULT_CAPACITY
     threads: int = 1  # search threads (root parallelism)
     dynamic_komi: bool = False  # keep a margin when far ahead (two colours, 13×13 and up)
-    corners_first: bool = False  # the opening rule of `engines.opening` (two colours, 13×13 and up)
 
 
 class GoPlayer:
@@ -127,8 +125,6 @@ class GoPlayer:
         move = self._pick(result)
         if move == PASS or self._should_pass(state, colour, useful, result):
             return PASS
-        if self.style.corners_first:
-            return corners_first(state, result) or move
         return move
 
     # ----------------------------------------------------------------- parts of the decision

@@ -75,8 +75,7 @@ def style(level: int, seconds: float | None = None) -> Style:
         raise ValueError(f"the time per move must be a positive number of seconds, not {seconds!r}")
     if level == TOP_LEVEL:
         budget = seconds if seconds is not None else DEFAULT_SECONDS
-        threads = search_threads()
-        return Style(None, budget, capacity=2_000_000, threads=threads, dynamic_komi=True, corners_first=True)
+        return Style(None, budget, capacity=2_000_000, threads=search_threads(), dynamic_komi=True)
     playouts, cap, temperature, blunders = _TABLE[level]
     budget = cap if seconds is None else min(cap, seconds)
     capacity = 200_000 if level <= 6 else 1_000_000
