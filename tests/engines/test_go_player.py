@@ -130,7 +130,7 @@ def test_the_whole_move_keeps_within_its_time(monkeypatch: pytest.MonkeyPatch) -
 def test_dynamic_komi_asks_for_a_margin_while_far_ahead_and_gives_it_back() -> None:
     komi = DynamicKomi()
     game = new_game(19)
-    assert komi.before(game) == 0.0
+    assert komi.before(same_game=False) == 0.0
     for _ in range(3):
         komi.after(game, 0.9)
     assert komi.points == 3.0
@@ -138,15 +138,27 @@ def test_dynamic_komi_asks_for_a_margin_while_far_ahead_and_gives_it_back() -> N
     assert komi.points == 3.0
     komi.after(game, 0.5)
     assert komi.points == 1.0
-    later = game.play(Place(60))
-    assert komi.before(later) == 1.0  # the same game goes on
+    assert komi.before(same_game=True) == 1.0  # the same game goes on
     for _ in range(100):
-        komi.after(later, 0.99)
+        komi.after(game, 0.99)
     assert komi.points == pytest.approx(36.1)  # at most a tenth of the board
-    assert komi.before(new_game(19).play(Place(61))) == 0.0  # another game starts afresh
+    assert komi.before(same_game=False) == 0.0  # another game starts afresh
     small = DynamicKomi()
     small.after(new_game(13), 0.9)
     assert small.points == 0.5
+
+
+def test_a_search_knows_whether_a_position_follows_on_from_its_last_one() -> None:
+    search = KernelSearch(seed=1)
+    game = new_game(13)
+    assert not search.continues(game)  # nothing searched yet
+    search.search(game, playouts=20)
+    later = game.play(Place(60)).play(Place(70))
+    assert search.continues(game) and search.continues(later)
+    search.search(later, playouts=20)
+    assert not search.continues(game)  # taken back (undo)
+    assert not search.continues(new_game(13).play(Place(61)).play(Place(70)))  # another game
+    assert not search.continues(new_game(13, Rules(komi=(0.0, 5.5))).play(Place(60)).play(Place(70)))
 
 
 def test_giving_points_away_lowers_the_searched_win_rate() -> None:
@@ -166,9 +178,34 @@ def test_the_top_level_searches_with_dynamic_komi_on_big_boards_only(monkeypatch
         return search(state, colour, playouts, seconds, give)
 
     monkeypatch.setattr(player.search, "search", spy)
+    first = player.choose(new_game(13))
     player.komi.points = 4.0
-    player.komi._events = ()
-    player.choose(new_game(13))
+    player.choose(new_game(13).play(first).play(PASS))
     player.choose(new_game(9))
-    assert gives == [4.0, 0.0]
+    assert gives == [0.0, 4.0, 0.0]
     assert style(10).dynamic_komi and not style(9).dynamic_komi
+
+
+def hopeless_13() -> GoState:
+    """Black's five-stone living group in the corner of a 13x13 board White owns (HOPELESS, stretched)."""
+    rows = [" ".join("O" * 13) for _ in range(13)]
+    rows[1] = "O . O O . O O O O . O O O"  # White's eyes (row 12)
+    rows[11] = "X X X O . O O O O O O O O"
+    rows[12] = ". X . X O O . O O O O O ."
+    text = "\n".join(f"{13 - i} {row}" for i, row in enumerate(rows))
+    return new_game(13, Rules(komi=(0.0, 7.5)), setup=parse_diagram(text).stones, to_move=0)
+
+
+def test_never_resigns_while_giving_points_away() -> None:
+    """A low win rate while giving points says the margin is too big, not that the game is lost."""
+    state = hopeless_13()
+    policy = ResignPolicy(threshold=0.1, searches=1, min_playouts=100)
+    giving = GoPlayer(replace(QUICK, dynamic_komi=True), seed=1, resign=policy)
+    first = giving.choose(state)
+    assert first == RESIGN  # no points given yet: the position alone is lost
+    giving = GoPlayer(replace(QUICK, dynamic_komi=True), seed=1, resign=policy)
+    giving.search.search(state, playouts=20)  # the same game as the coming search
+    giving.komi.points = 3.0
+    assert giving.choose(state) != RESIGN
+    assert giving.last is not None and giving.last.win_rate < 0.1
+    assert giving.komi.points == 2.0  # the lost search asks for a point less next time

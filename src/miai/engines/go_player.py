@@ -113,7 +113,7 @@ class GoPlayer:
             spent = self.now() - start
             budget = max(0.2 * budget, budget - spent - min(0.1, 0.05 * budget))
         dynamic = self.style.dynamic_komi and state.colours == 2 and state.size >= DynamicKomi.MIN_SIZE
-        give = self.komi.before(state) if dynamic else 0.0
+        give = self.komi.before(self.search.continues(state)) if dynamic else 0.0
         result = self.search.search(state, colour, self.style.playouts, budget, give)
         self.last = result
         if dynamic:
@@ -202,14 +202,11 @@ class DynamicKomi:
 
     def __init__(self) -> None:
         self.points = 0.0
-        self._events: tuple[object, ...] = ()
 
-    def before(self, state: GoState) -> float:
-        """The points to give in this search (none in a game other than the last one searched)."""
-        events = tuple(state.moves())
-        if events[: len(self._events)] != self._events:
+    def before(self, same_game: bool) -> float:
+        """The points to give in this search (none when it does not follow on from the last one)."""
+        if not same_game:
             self.points = 0.0
-        self._events = events
         return self.points
 
     def after(self, state: GoState, win_rate: float) -> None:

@@ -53,6 +53,9 @@ class _Root:
     game: tuple[object, ...]  # size, colours, rules and the starting position's hash
     events: tuple[tuple[int, Move], ...]
 
+    def continued_by(self, game: tuple[object, ...], events: tuple[tuple[int, Move], ...]) -> bool:
+        return game == self.game and events[: len(self.events)] == self.events
+
 
 def first_state(state: GoState) -> GoState:
     """The start of the game `state` belongs to."""
@@ -123,6 +126,10 @@ class KernelSearch:
 
     # ----------------------------------------------------------------- tree reuse
 
+    def continues(self, state: GoState) -> bool:
+        """Whether `state` follows on from the last position searched (the same game, moves added)."""
+        return self._root is not None and self._root.continued_by(_game_key(state), tuple(state.moves()))
+
     def _reusable_node(
         self,
         ni: np.ndarray,
@@ -133,7 +140,7 @@ class KernelSearch:
     ) -> int:
         """The node standing for `state` with `colour` to play in a kept tree, or -1."""
         old = self._root
-        if not self.reuse or old is None or old.game != game or events[: len(old.events)] != old.events:
+        if not self.reuse or old is None or not old.continued_by(game, events):
             return -1
         node = 0
         for event_colour, move in events[len(old.events) :]:
