@@ -8,6 +8,7 @@ import pytest
 
 from miai.core.go import Place, Rules, new_game
 from miai.engines.go_search import KernelSearch
+from miai.engines.kernel.choices import count_choices
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.layout import PASS as KERNEL_PASS
 from miai.engines.kernel.layout import padded
@@ -15,7 +16,6 @@ from miai.engines.kernel.open_area import (
     CLASSES,
     MAX_LINE,
     OPEN_AREA_VALUES,
-    count_open_areas,
     open_area_class,
     open_rates_text,
     open_values_from_rates,
@@ -88,7 +88,10 @@ def test_counting_replays_the_moves() -> None:
     available = np.zeros(CLASSES, dtype=np.int64)
     points = np.array([_at(19, 3, 3), _at(19, 15, 15), -1, _at(19, 9, 9)], dtype=np.int32)
     colours = np.array([0, 1, 0, 0], dtype=np.int32)
-    assert count_open_areas(position.b, position.hz, position.zob, colours, points, chosen, available) == 4
+    shapes = np.zeros(1 << 16, dtype=np.int64), np.zeros(1 << 16, dtype=np.int64)
+    board = position.b, position.hz, position.zob
+    assert count_choices(*board, colours, points, *shapes, chosen, available) == 4
+    assert shapes[0].sum() == 3 and shapes[1].sum() == 361 + 360 + 359
     assert chosen[_class(4, 4)] == 2 and chosen[_class(7, 7)] == 1 and chosen.sum() == 3
     assert available[_class(4, 4)] == 4 + 3 + 2  # four corners, then the ones left open
     assert available.sum() < 3 * 361

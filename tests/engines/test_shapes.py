@@ -8,14 +8,14 @@ import numpy as np
 import pytest
 
 from miai.core.go import Rules, new_game
+from miai.engines.kernel.choices import count_choices
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.layout import padded
-from miai.engines.kernel.open_area import OPEN_RATES_FILE, open_rates_text, parse_open_rates
+from miai.engines.kernel.open_area import CLASSES, OPEN_RATES_FILE, open_rates_text, parse_open_rates
 from miai.engines.kernel.shapes import (
     RATES_FILE,
     SHAPE_VALUES,
     canonical,
-    count_shapes,
     parse_rates,
     values_from_rates,
     variants,
@@ -67,21 +67,24 @@ def test_values_rank_shapes_by_how_often_they_are_chosen() -> None:
     assert (values_from_rates({}) == 0.5).all()
 
 
-def test_count_shapes_counts_what_the_mover_chose_among_the_empty_points() -> None:
+def test_counting_replays_the_moves_counting_shapes_from_the_movers_side() -> None:
     state = new_game(5, Rules())
     position = from_state(state)
     chosen = np.zeros(1 << 16, dtype=np.int64)
     available = np.zeros(1 << 16, dtype=np.int64)
+    open_areas = np.zeros(CLASSES, dtype=np.int64), np.zeros(CLASSES, dtype=np.int64)
     colours = np.array([0, 1, 0], dtype=np.int32)
     points = np.array([padded(12, 5), -1, padded(13, 5)], dtype=np.int32)  # C3, a pass, D3
-    assert count_shapes(position.b, position.hz, position.zob, colours, points, chosen, available) == 3
+    board = position.b, position.hz, position.zob
+    assert count_choices(*board, colours, points, chosen, available, *open_areas) == 3
     assert chosen.sum() == 2
     assert available.sum() == 25 + 24
     assert chosen[EMPTY_AREA] == 1  # C3 on the empty board
     assert chosen[_code(".../X*./...")] == 1  # D3 beside the mover's own stone
+    assert open_areas[0].sum() == open_areas[1].sum() == 0  # no open areas on small boards
     # A record the board cannot follow stops the count there.
     again = np.array([padded(12, 5)], dtype=np.int32)
-    assert count_shapes(position.b, position.hz, position.zob, colours[:1], again, chosen, available) == 0
+    assert count_choices(*board, colours[:1], again, chosen, available, *open_areas) == 0
 
 
 def test_the_shipped_values_favour_contact_shapes_over_the_first_line() -> None:

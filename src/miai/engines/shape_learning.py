@@ -23,10 +23,11 @@ import numpy as np
 
 from miai.core.go import Place
 from miai.engines.go_search import first_state
+from miai.engines.kernel.choices import count_choices
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.layout import padded
-from miai.engines.kernel.open_area import CLASSES, count_open_areas, open_rates_text
-from miai.engines.kernel.shapes import RATES_FILE, canonical, count_shapes
+from miai.engines.kernel.open_area import CLASSES, open_rates_text
+from miai.engines.kernel.shapes import RATES_FILE, canonical
 from miai.formats.sgf import SgfError
 from miai.formats.sgf.go import load_go
 
@@ -71,12 +72,16 @@ def learn(paths: Iterable[Path], progress: bool = True) -> Counts:
         colours = np.array([c for c, _ in events], dtype=np.int32)
         points = np.array([padded(m.point, state.size) for _, m in events], dtype=np.int32)
         position = from_state(start)
-        counts.moves += count_shapes(
-            position.b, position.hz, position.zob, colours, points, counts.chosen, counts.available
-        )
-        position = from_state(start)
-        count_open_areas(
-            position.b, position.hz, position.zob, colours, points, counts.open_chosen, counts.open_available
+        counts.moves += count_choices(
+            position.b,
+            position.hz,
+            position.zob,
+            colours,
+            points,
+            counts.chosen,
+            counts.available,
+            counts.open_chosen,
+            counts.open_available,
         )
         counts.games += 1
     return counts

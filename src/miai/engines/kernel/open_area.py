@@ -15,9 +15,8 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from miai.engines.kernel.board import place
 from miai.engines.kernel.jit import jit, wide
-from miai.engines.kernel.layout import COL, EMPTIES, EMPTY, H_N_EMPTY, H_SIZE, Int32Array, UInt64Array, W
+from miai.engines.kernel.layout import COL, H_SIZE, Int32Array, W
 from miai.engines.kernel.shapes import rate_rows, relative_rates
 
 OPEN_RATES_FILE = "open_area_rates.txt"
@@ -56,35 +55,6 @@ def open_area_class(b: Int32Array, q: int) -> int:
     a = min(row, size - 1 - row, MAX_LINE - 1) + 1
     c = min(col, size - 1 - col, MAX_LINE - 1) + 1
     return min(a, c) * (MAX_LINE + 1) + max(a, c)
-
-
-@jit
-def count_open_areas(
-    b: Int32Array,
-    hz: UInt64Array,
-    zob: UInt64Array,
-    colours: Int32Array,
-    points: Int32Array,
-    chosen: npt.NDArray[np.int64],
-    available: npt.NDArray[np.int64],
-) -> int:
-    """Replay placements (padded points; < 0 for a pass) on `b`, counting per class the open-area points
-    available and the point chosen, like `shapes.count_shapes`; returns the moves replayed."""
-    for i in range(points.shape[0]):
-        q = wide(points[i])
-        if q < 0:
-            continue
-        if b[COL + q] != EMPTY:
-            return i
-        for k in range(b[H_N_EMPTY]):
-            cls = open_area_class(b, wide(b[EMPTIES + k]))
-            if cls >= 0:
-                available[cls] += 1
-        cls = open_area_class(b, q)
-        if cls >= 0:
-            chosen[cls] += 1
-        place(b, hz, zob, wide(colours[i]), q)
-    return wide(points.shape[0])
 
 
 def parse_open_rates(text: str) -> dict[int, tuple[int, int]]:

@@ -17,11 +17,6 @@ from importlib import resources
 import numpy as np
 import numpy.typing as npt
 
-from miai.engines.kernel.board import place
-from miai.engines.kernel.jit import jit, wide
-from miai.engines.kernel.layout import COL, EMPTIES, EMPTY, H_N_EMPTY, Int32Array, UInt64Array
-from miai.engines.kernel.playout import pattern_code
-
 RATES_FILE = "shape_rates.txt"
 SMOOTHING = 50.0  # pseudo-observations at the average rate, so that rare shapes stay near 0.5
 
@@ -130,30 +125,3 @@ def shape_values() -> npt.NDArray[np.float64]:
 
 
 SHAPE_VALUES = shape_values()
-
-
-@jit
-def count_shapes(
-    b: Int32Array,
-    hz: UInt64Array,
-    zob: UInt64Array,
-    colours: Int32Array,
-    points: Int32Array,
-    chosen: npt.NDArray[np.int64],
-    available: npt.NDArray[np.int64],
-) -> int:
-    """Replay placements (padded points; < 0 for a pass) on `b`, counting per raw code the empty points
-    available to the mover and the point chosen. Stops at a move onto a stone (a record the board cannot
-    follow); returns the moves counted."""
-    for i in range(points.shape[0]):
-        q = wide(points[i])
-        colour = wide(colours[i])
-        if q < 0:
-            continue
-        if b[COL + q] != EMPTY:
-            return i
-        for k in range(b[H_N_EMPTY]):
-            available[pattern_code(b, wide(b[EMPTIES + k]), colour)] += 1
-        chosen[pattern_code(b, q, colour)] += 1
-        place(b, hz, zob, colour, q)
-    return wide(points.shape[0])
