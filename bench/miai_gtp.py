@@ -3,8 +3,9 @@
     python bench/miai_gtp.py --level 10 --time 2 [--seed 0] [--rules chinese]
 
 It speaks the commands a match needs (boardsize, clear_board, komi, play, genmove, time_settings,
-showboard) plus `miai-stats`, which reports the last search's playouts, seconds and win rate. Once
-`python -m miai gtp` exists, the match runner can drive that instead (its --miai-command option).
+showboard) plus `miai-stats`, which reports the last search's playouts, seconds and win rate for the
+match log. The match runner can drive `miai gtp` (the engine users add to Sabaki or GoGui) instead, with
+its --miai-command option; the log then has no playouts or win rates.
 """
 
 from __future__ import annotations
