@@ -146,6 +146,11 @@ def game_record(moves: list[Vertex | None], size: int, komi: float, info: dict[s
     return dump_go(state, info, "chinese")
 
 
+def gnugo_failed(exc: GtpChannelError, gnugo_path: str) -> bool:
+    """Whether the channel error came from a GNU Go process (player or referee), not from Miai."""
+    return str(exc).startswith(f"engine {gnugo_path} ")
+
+
 def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelResult:
     tally = LevelResult(level)
     gnugo_argv = [gnugo_path, "--mode", "gtp", "--level", str(args.gnugo_level), "--chinese-rules"]
@@ -175,7 +180,7 @@ def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelRes
                             record, log,
                         )
                     except GtpChannelError as exc:
-                        if not str(exc).startswith(f"engine {gnugo_path} "):
+                        if not gnugo_failed(exc, gnugo_path):
                             raise
                         result = referee.command("estimate_score").split()[0]
                         tally.adjudicated += 1
@@ -185,7 +190,7 @@ def run_level(args: argparse.Namespace, level: str, gnugo_path: str) -> LevelRes
                             flush=True,
                         )
             except GtpChannelError as exc:
-                if not str(exc).startswith(f"engine {gnugo_path} "):
+                if not gnugo_failed(exc, gnugo_path):
                     raise
                 print(f"level {level} game {game + 1}: void, {exc}", file=sys.stderr, flush=True)
                 tally.void += 1
