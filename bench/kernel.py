@@ -6,7 +6,8 @@ A random playout starts from the empty board and plays uniformly random legal mo
 the player's own eye until both sides pass, then scores by area (the classic benchmark of Go engines).
 Rates are per CPU second of this process (one core; `time.process_time`), so other load on the machine
 disturbs them less than wall-clock rates. Also shown: the light policy of the search's playouts, and
-whole simulations of the tree search (selection, expansion, playout, back-up). Targets: >= 30,000 random
+whole simulations of the tree search (selection, expansion, playout, back-up), and evaluations of the
+tree's move predictor (`kernel.policy_net`). Targets: >= 30,000 random
 playouts/s on 9x9 and >= 7,000 on 19x19.
 """
 
@@ -18,11 +19,15 @@ import sys
 import time
 from collections.abc import Callable
 
+import numpy as np
+
 from miai.core.go import PASS, GoState, Place, Rules, new_game
-from miai.engines.go_search import KernelSearch
+from miai.engines.go_search import POLICY_NET, KernelSearch
 from miai.engines.kernel.convert import from_state
+from miai.engines.kernel.layout import MAX_SIZE, P
 from miai.engines.kernel.patterns import PATTERNS
 from miai.engines.kernel.playout import new_rng, policy_knobs, repeated_playouts
+from miai.engines.kernel.policy_net import N_PLANES, Buffers, encode, forward
 
 TARGETS = {9: 30_000, 19: 7_000}
 
@@ -98,6 +103,23 @@ def search_simulations(size: int) -> Callable[[int], None]:
     return run
 
 
+def net_evaluations(size: int) -> Callable[[int], None]:
+    """The tree's move predictor on the empty board (encoding included), as the search calls it."""
+    position = from_state(new_game(size, Rules()))
+    planes = np.zeros((MAX_SIZE, MAX_SIZE, N_PLANES), dtype=np.float32)
+    libs, tmp = np.empty(P, dtype=np.int32), np.empty(8, dtype=np.int32)
+    buf = Buffers(POLICY_NET.widest)
+    net = POLICY_NET
+    logits = np.zeros(MAX_SIZE * MAX_SIZE, dtype=np.float32)
+
+    def run(count: int) -> None:
+        for _ in range(count):
+            encode(position.b, 0, planes, libs, tmp)
+            forward(planes, size, net.weights, net.layers, buf.act_a, buf.act_b, buf.cols, buf.out, logits)
+
+    return run
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="kernel playouts per second vs the pure-Python core")
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU seconds per measurement")
@@ -105,7 +127,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(
         f"{'board':>6} {'random kernel':>14} {'random core':>12} {'ratio':>8} {'light kernel':>13} "
-        f"{'search sims':>12} {'target':>8}"
+        f"{'search sims':>12} {'net evals':>10} {'target':>8}"
     )
     ok = True
     for size in args.sizes:
@@ -114,14 +136,15 @@ def main(argv: list[str] | None = None) -> int:
         core = rate(core_playouts(size), args.seconds)
         light = rate(kernel_playouts(size, light=True), args.seconds, first=64)
         sims = rate(search_simulations(size), args.seconds, first=64)
+        evals = rate(net_evaluations(size), args.seconds, first=4)
         target = TARGETS.get(size)
         met = "" if target is None else ("met" if kernel >= target else "MISSED")
         ok = ok and met != "MISSED"
         print(
             f"{size:>4}x{size:<1} {kernel:>14,.0f} {core:>12,.1f} {kernel / core:>7,.0f}x {light:>13,.0f} "
-            f"{sims:>12,.0f} {met:>8}"
+            f"{sims:>12,.0f} {evals:>10,.0f} {met:>8}"
         )
-    print("rates are playouts (or simulations) per CPU second on one core")
+    print("rates are playouts (simulations, move-predictor evaluations) per CPU second on one core")
     return 0 if ok else 1
 
 

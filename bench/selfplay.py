@@ -69,6 +69,8 @@ def make_player(side: Side, args: argparse.Namespace, seed: int) -> GoPlayer:
     knobs = playout.policy_knobs()
     for index, value in side.params:
         params[index] = value
+        if index == tree.PRIOR_NET:
+            player.search.net_prior = value  # the search sets this one per board size
     for index, value in side.knobs:
         knobs[index] = value
     player.search.params = params

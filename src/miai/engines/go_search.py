@@ -22,6 +22,7 @@ from miai.engines.kernel.layout import PASS as KERNEL_PASS
 from miai.engines.kernel.open_area import OPEN_AREA_VALUES
 from miai.engines.kernel.patterns import PATTERNS
 from miai.engines.kernel.playout import new_rng, policy_knobs
+from miai.engines.kernel.policy_net import load_net
 from miai.engines.kernel.shapes import SHAPE_VALUES
 from miai.engines.kernel.tree import (
     COUNT,
@@ -31,6 +32,7 @@ from miai.engines.kernel.tree import (
     MOVER,
     PLAYOUTS,
     PRIOR_N,
+    PRIOR_NET,
     PRIOR_W,
     USED,
     VISITS,
@@ -43,6 +45,9 @@ from miai.engines.kernel.tree import (
 from miai.engines.result import MoveStats, SearchResult
 
 DEFAULT_CAPACITY = 400_000
+NET_PRIOR = 40.0  # equivalent visits of the move predictor's prior on big boards
+NET_MIN_SIZE = 13
+POLICY_NET = load_net()
 MAX_THREADS = 64
 
 
@@ -106,6 +111,7 @@ class KernelSearch:
         self.params = default_params() if params is None else params
         self._tuned = params is None  # our own parameters may follow the board size
         self.knobs = policy_knobs() if knobs is None else knobs  # the playout policy's
+        self.net_prior = NET_PRIOR  # the move predictor's weight on big boards, with our own parameters
         self.reuse = reuse
         self._trees = [
             _Tree(new_pool(capacity), new_rng(seed + 7919 * k), np.zeros((MAX_COLOURS, P), dtype=np.float64))
@@ -202,6 +208,8 @@ class KernelSearch:
         if self._tuned:
             # Big boards grow a child per legal move on expansion: wait a little longer, to save memory.
             self.params[EXPAND_VISITS] = 2.0 if state.size <= 13 else 3.0
+            # The move predictor learned from 19×19 games; small boards play well without it.
+            self.params[PRIOR_NET] = self.net_prior if state.size >= NET_MIN_SIZE else 0.0
         reused = sum(int(tree.pool[1][0, VISITS]) for tree in self._trees)
         deadline = None if seconds is None else start + seconds
         shares = [None] * self.threads if playouts is None else _split(playouts, self.threads)
@@ -250,6 +258,8 @@ class KernelSearch:
                 self.knobs,
                 todo,
                 tree.ownership,
+                POLICY_NET.weights,
+                POLICY_NET.layers,
             )
             tree.done += todo
             t1 = self.now()

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,7 +24,7 @@ import numpy as np
 from miai.core.go import Place
 from miai.engines.go_search import first_state
 from miai.engines.kernel.choices import count_choices
-from miai.engines.kernel.convert import from_state
+from miai.engines.kernel.convert import KernelPosition, from_state
 from miai.engines.kernel.layout import padded
 from miai.engines.kernel.open_area import CLASSES, open_rates_text
 from miai.engines.kernel.shapes import RATES_FILE, canonical
@@ -46,6 +46,38 @@ class Counts:
     moves: int = 0
 
 
+@dataclass
+class Replay:
+    """A record's placements, ready for the kernel's replays: the start position and the moves."""
+
+    position: KernelPosition
+    size: int
+    colours: np.ndarray
+    points: np.ndarray
+
+
+def replays(paths: Iterable[Path], progress: bool = True) -> Iterator[Replay]:
+    """The two-colour Go records among `paths` (sorted) with at least one placement; records that fail to
+    load are skipped with a note on stderr."""
+    files = sorted(paths)
+    for number, path in enumerate(files, 1):
+        if progress and number % 100 == 0:
+            print(f"  {number}/{len(files)} records", file=sys.stderr, flush=True)
+        try:
+            state = load_go(path.read_bytes()).state
+        except (SgfError, ValueError, OSError) as exc:
+            print(f"skipped {path}: {exc}", file=sys.stderr)
+            continue
+        if state.colours != 2:
+            continue
+        events = [(c, m) for c, m in state.moves() if isinstance(m, Place)]
+        if not events:
+            continue
+        colours = np.array([c for c, _ in events], dtype=np.int32)
+        points = np.array([padded(m.point, state.size) for _, m in events], dtype=np.int32)
+        yield Replay(from_state(first_state(state)), state.size, colours, points)
+
+
 def learn(paths: Iterable[Path], progress: bool = True) -> Counts:
     """The counts over the records."""
     counts = Counts(
@@ -54,30 +86,14 @@ def learn(paths: Iterable[Path], progress: bool = True) -> Counts:
         np.zeros(CLASSES, dtype=np.int64),
         np.zeros(CLASSES, dtype=np.int64),
     )
-    files = sorted(paths)
-    for number, path in enumerate(files, 1):
-        if progress and number % 100 == 0:
-            print(f"  {number}/{len(files)} records, {counts.moves:,} moves", file=sys.stderr, flush=True)
-        try:
-            state = load_go(path.read_bytes()).state
-        except (SgfError, ValueError, OSError) as exc:
-            print(f"skipped {path}: {exc}", file=sys.stderr)
-            continue
-        if state.colours != 2:
-            continue
-        start = first_state(state)
-        events = [(c, m) for c, m in state.moves() if isinstance(m, Place)]
-        if not events:
-            continue
-        colours = np.array([c for c, _ in events], dtype=np.int32)
-        points = np.array([padded(m.point, state.size) for _, m in events], dtype=np.int32)
-        position = from_state(start)
+    for replay in replays(paths, progress):
+        position = replay.position
         counts.moves += count_choices(
             position.b,
             position.hz,
             position.zob,
-            colours,
-            points,
+            replay.colours,
+            replay.points,
             counts.chosen,
             counts.available,
             counts.open_chosen,

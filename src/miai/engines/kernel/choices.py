@@ -1,4 +1,5 @@
-"""Replaying game records to count what players chose, for the learned priors (see `shape_learning`)."""
+"""Replaying game records to count what players chose, for the learned priors (see `shape_learning`),
+and to collect the positions the move predictor learns from (see `policy_learning`)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ import numpy.typing as npt
 
 from miai.engines.kernel.board import place
 from miai.engines.kernel.jit import jit, wide
-from miai.engines.kernel.layout import COL, EMPTIES, EMPTY, H_N_EMPTY, Int32Array, UInt64Array
+from miai.engines.kernel.layout import COL, EMPTIES, EMPTY, H_N_EMPTY, H_SIZE, Int32Array, P, UInt64Array, W
 from miai.engines.kernel.open_area import open_area_class
 from miai.engines.kernel.playout import pattern_code
+from miai.engines.kernel.policy_net import N_PLANES, encode
 
 Counts = npt.NDArray[np.int64]
 
@@ -49,3 +51,40 @@ def count_choices(
             open_chosen[cls] += 1
         place(b, hz, zob, colour, q)
     return wide(points.shape[0])
+
+
+@jit
+def record_positions(
+    b: Int32Array,
+    hz: UInt64Array,
+    zob: UInt64Array,
+    colours: Int32Array,
+    points: Int32Array,
+    planes: npt.NDArray[np.uint8],
+    targets: npt.NDArray[np.int64],
+    start: int,
+) -> int:
+    """Replay placements like `count_choices`, writing before each one the mover's feature planes
+    (`policy_net.encode`) to planes[start + i] and the chosen point (y * size + x) to targets[start + i].
+    Stops at a move onto a stone or when the arrays are full; returns the examples written."""
+    size = wide(b[H_SIZE])
+    scratch = np.empty((size, size, N_PLANES), dtype=np.float32)
+    libs = np.empty(P, dtype=np.int32)
+    tmp = np.empty(8, dtype=np.int32)
+    written = 0
+    for i in range(points.shape[0]):
+        q = wide(points[i])
+        colour = wide(colours[i])
+        if q < 0:
+            continue
+        if b[COL + q] != EMPTY or start + written >= targets.shape[0]:
+            break
+        encode(b, colour, scratch, libs, tmp)
+        for y in range(size):
+            for x in range(size):
+                for c in range(N_PLANES):
+                    planes[start + written, y, x, c] = np.uint8(scratch[y, x, c])
+        targets[start + written] = (q // W - 1) * size + q % W - 1
+        written += 1
+        place(b, hz, zob, colour, q)
+    return written

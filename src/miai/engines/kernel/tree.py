@@ -40,6 +40,7 @@ from miai.engines.kernel.layout import (
     COL,
     EMPTIES,
     H_AS_IS,
+    H_COLOURS,
     H_KO_RULE,
     H_LAST,
     H_N_EMPTY,
@@ -49,6 +50,7 @@ from miai.engines.kernel.layout import (
     H_TO_MOVE,
     HEAD,
     KO_SIMPLE,
+    MAX_SIZE,
     PASS,
     Float64Array,
     Int32Array,
@@ -64,6 +66,7 @@ from miai.engines.kernel.playout import (
     run_playout,
     self_atari,
 )
+from miai.engines.kernel.policy_net import MARGIN, N_PLANES, encode, forward
 
 # ni columns
 MOVE = 0
@@ -93,9 +96,27 @@ PRIOR_EDGE = 8
 PRIOR_PASS_N = 9
 PRIOR_PASS_W = 10
 PRIOR_RAVE = 11  # the share of a placement's prior that also seeds its AMAF statistics
-N_PARAMS = 12
+PRIOR_NET = 12  # equivalent visits of the move predictor's prior (0: the predictor is not used)
+NET_VISITS = 13  # a node's children get the predictor's prior when it has been visited this often
+NET_SLOPE = 14  # prior value per doubling of a move's predicted probability over the uniform one
+N_PARAMS = 15
 
 MAX_DEPTH = 1024
+
+# The move predictor's weights and layer table, then scratch: planes, liberties, 8 ints, the buffers of
+# `policy_net.Buffers` and the logits.
+NetScratch = tuple[
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    Int32Array,
+    Int32Array,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+    np.ndarray,
+]
 
 
 def default_params() -> Float64Array:
@@ -112,6 +133,9 @@ def default_params() -> Float64Array:
     params[PRIOR_PASS_N] = 10.0
     params[PRIOR_PASS_W] = 1.0
     params[PRIOR_RAVE] = 1.0
+    params[PRIOR_NET] = 0.0
+    params[NET_VISITS] = 20.0
+    params[NET_SLOPE] = 0.1
     return params
 
 
@@ -266,6 +290,55 @@ def _expand(
 
 
 @jit
+def _apply_net(
+    ni: Int32Array,
+    nf: np.ndarray,
+    node: int,
+    b: Int32Array,
+    params: Float64Array,
+    net: NetScratch,
+) -> None:
+    """Add the move predictor's prior to the children of `node` (whose position is `b`).
+
+    A move's value is 0.5 when the network gives it the uniform probability over the legal moves, and rises
+    (falls) by NET_SLOPE per doubling (halving), within [0, 1]."""
+    weights, layers, planes, libs, tmp, act_a, act_b, cols, out, logits = net
+    first = ni[node, FIRST]
+    count = ni[node, COUNT]
+    colour = wide(ni[first, MOVER])
+    size = wide(b[H_SIZE])
+    encode(b, colour, planes, libs, tmp)
+    forward(planes, size, weights, layers, act_a, act_b, cols, out, logits)
+    top = -1e30
+    placements = 0
+    for child in range(first, first + count):
+        q = wide(ni[child, MOVE])
+        if q > 0:
+            placements += 1
+            top = max(top, logits[(q // W - 1) * size + q % W - 1])
+    if placements == 0:
+        return
+    total = 0.0
+    for child in range(first, first + count):
+        q = wide(ni[child, MOVE])
+        if q > 0:
+            total += math.exp(logits[(q // W - 1) * size + q % W - 1] - top)
+    pn = params[PRIOR_NET]
+    share = params[PRIOR_RAVE] * pn
+    for child in range(first, first + count):
+        q = wide(ni[child, MOVE])
+        if q <= 0:
+            continue
+        p = math.exp(logits[(q // W - 1) * size + q % W - 1] - top) / total
+        value = 0.5 + params[NET_SLOPE] * math.log2(p * placements)
+        value = min(1.0, max(0.0, value))
+        nf[child, PRIOR_N] += pn
+        nf[child, PRIOR_W] += pn * value
+        nf[child, RAVE_N] += share
+        nf[child, RAVE_W] += share * value
+
+
+@jit
 def _select(ni: Int32Array, nf: np.ndarray, node: int, params: Float64Array) -> int:
     first = ni[node, FIRST]
     explore = params[EXPLORE]
@@ -307,11 +380,14 @@ def search(
     knobs: Float64Array,
     playouts: int,
     ownership: np.ndarray,
+    net_weights: np.ndarray,
+    net_layers: np.ndarray,
 ) -> int:
     """Run `playouts` simulations from node 0 (whose position is root_b/root_hz); returns how many ran.
 
     `knobs` are the playout policy's (`playout.policy_knobs`). `ownership[c, q]` accumulates, per colour
-    and padded point, the playouts in which q counted for c.
+    and padded point, the playouts in which q counted for c. `net_weights`/`net_layers` are the move
+    predictor's (`policy_net`), used in two-colour games when params[PRIOR_NET] > 0.
     """
     b = root_b.copy()
     hz = root_hz.copy()
@@ -331,6 +407,24 @@ def search(
     superko = root_b[H_KO_RULE] != KO_SIMPLE
     expand_visits = params[EXPAND_VISITS]
     max_moves = 3 * size * size + 50
+    use_net = params[PRIOR_NET] > 0 and net_layers.shape[0] > 0 and root_b[H_COLOURS] == 2
+    net_visits = params[NET_VISITS]
+    widest = N_PLANES
+    for layer in range(net_layers.shape[0]):
+        widest = max(widest, wide(net_layers[layer, 1]))
+    side = MAX_SIZE + 2 * MARGIN
+    net = (
+        net_weights,
+        net_layers,
+        np.zeros((MAX_SIZE, MAX_SIZE, N_PLANES), dtype=np.float32),
+        np.empty(P, dtype=np.int32),
+        tmp,
+        np.zeros((side, side, widest), dtype=np.float32),
+        np.zeros((side, side, widest), dtype=np.float32),
+        np.zeros(MAX_SIZE * MAX_SIZE * (2 * MARGIN + 1) ** 2 * widest, dtype=np.float32),
+        np.zeros(MAX_SIZE * MAX_SIZE * widest, dtype=np.float32),
+        np.zeros(MAX_SIZE * MAX_SIZE, dtype=np.float32),
+    )
     for _ in range(playouts):
         copy_board(b, root_b)
         hz[:] = root_hz
@@ -368,6 +462,8 @@ def search(
                     work_hz,
                 ):
                     break
+            if use_net and nf[node, VISITS] == net_visits:
+                _apply_net(ni, nf, node, b, params, net)
             child = _select(ni, nf, node, params)
             q = wide(ni[child, MOVE])
             mover = wide(ni[child, MOVER])
