@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from miai.core.go import Place, Rules, new_game
-from miai.engines.go_search import POLICY_NET, KernelSearch
+from miai.engines.go_search import NET_PRIOR, POLICY_NET, KernelSearch
 from miai.engines.kernel.choices import record_positions
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.layout import P, padded
@@ -153,3 +153,14 @@ def test_the_shipped_network_predicts_held_out_moves_of_real_games() -> None:
     # A uniform guess among ~250 empty points is right 0.4% of the time.
     assert accuracy(POLICY_NET, planes[sample], targets[sample]) > 0.25
     assert accuracy(POLICY_NET, planes[sample], targets[sample], top=5) > 0.45
+
+
+def test_the_search_uses_the_predictor_on_19x19_only() -> None:
+    search = KernelSearch(seed=1, reuse=False)
+    search.search(new_game(9, Rules(komi=(0.0, 7.5))), playouts=30)
+    assert search.params[PRIOR_NET] == 0.0
+    search.search(new_game(19, Rules(komi=(0.0, 7.5))), playouts=30)
+    assert search.params[PRIOR_NET] == NET_PRIOR > 0
+    search.net_prior = 0.0  # what bench/selfplay.py sets for `params.prior_net=0`
+    search.search(new_game(19, Rules(komi=(0.0, 7.5))), playouts=30)
+    assert search.params[PRIOR_NET] == 0.0

@@ -46,7 +46,7 @@ from miai.engines.result import MoveStats, SearchResult
 
 DEFAULT_CAPACITY = 400_000
 NET_PRIOR = 40.0  # equivalent visits of the move predictor's prior on big boards
-NET_MIN_SIZE = 13
+NET_MIN_SIZE = 19  # learned from and measured on 19x19 games; smaller boards are left as they were
 POLICY_NET = load_net()
 MAX_THREADS = 64
 
@@ -111,7 +111,7 @@ class KernelSearch:
         self.params = default_params() if params is None else params
         self._tuned = params is None  # our own parameters may follow the board size
         self.knobs = policy_knobs() if knobs is None else knobs  # the playout policy's
-        self.net_prior = NET_PRIOR  # the move predictor's weight on big boards, with our own parameters
+        self.net_prior = NET_PRIOR  # the move predictor's weight from NET_MIN_SIZE up (own parameters)
         self.reuse = reuse
         self._trees = [
             _Tree(new_pool(capacity), new_rng(seed + 7919 * k), np.zeros((MAX_COLOURS, P), dtype=np.float64))
@@ -208,7 +208,6 @@ class KernelSearch:
         if self._tuned:
             # Big boards grow a child per legal move on expansion: wait a little longer, to save memory.
             self.params[EXPAND_VISITS] = 2.0 if state.size <= 13 else 3.0
-            # The move predictor learned from 19×19 games; small boards play well without it.
             self.params[PRIOR_NET] = self.net_prior if state.size >= NET_MIN_SIZE else 0.0
         reused = sum(int(tree.pool[1][0, VISITS]) for tree in self._trees)
         deadline = None if seconds is None else start + seconds
