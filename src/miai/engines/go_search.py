@@ -45,7 +45,7 @@ from miai.engines.kernel.tree import (
 from miai.engines.result import MoveStats, SearchResult
 
 DEFAULT_CAPACITY = 400_000
-NET_PRIOR = 40.0  # equivalent visits of the move predictor's prior on big boards
+NET_PRIOR = 40.0  # equivalent visits of the move predictor's prior (from NET_MIN_SIZE up)
 NET_MIN_SIZE = 19  # learned from and measured on 19x19 games; smaller boards are left as they were
 POLICY_NET = load_net()
 MAX_THREADS = 64

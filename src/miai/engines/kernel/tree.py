@@ -10,8 +10,9 @@ A simulation walks down from the root choosing the child with the best blend of 
 (all-moves-as-first) mean (Gelly & Silver's β schedule), expands a leaf once it has been visited often
 enough (children are the full-rule legal moves, superko included, minus own-eye fillings, plus pass, each
 with "equivalent experience" priors from capture, atari and ladder reading, 3×3 shapes learned from real
-games, distance and edge heuristics), finishes the game with a light playout, scores it by area, and backs
-the rewards and AMAF statistics up the path.
+games, distance and edge heuristics; on 19×19, once a node has been visited often enough, its children
+also get the prior of a small learned move predictor, `policy_net`), finishes the game with a light
+playout, scores it by area, and backs the rewards and AMAF statistics up the path.
 """
 
 # numba compiles plain comparisons and loops best; keep them rather than `in (...)`, any() or ternaries.
