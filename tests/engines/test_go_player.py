@@ -6,11 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-from miai.core.go import PASS, RESIGN, GoState, Place, Rules, new_game
+from miai.core.go import PASS, RESIGN, GoState, Move, Place, Rules, new_game
 from miai.core.go.rules import DeadStones
 from miai.engines.go_player import DynamicKomi, GoPlayer, ResignPolicy, Style
 from miai.engines.go_search import KernelSearch
 from miai.engines.levels import style
+from miai.engines.result import SearchResult
 from miai.formats.ascii import parse_diagram
 from tests.engines.problems import PROBLEMS
 from tests.engines.test_mcts import FakeClock
@@ -209,3 +210,27 @@ def test_never_resigns_while_giving_points_away() -> None:
     assert giving.choose(state) != RESIGN
     assert giving.last is not None and giving.last.win_rate < 0.1
     assert giving.komi.points == 2.0  # the lost search asks for a point less next time
+
+
+def test_does_not_take_the_settled_pass_with_a_chain_in_atari() -> None:
+    """The playouts after a pass capture a chain in atari at once, so they "agree" on its points; passing
+    then loses it (game 8 of the 19×19 match: a pass with five stones in atari, and the game with them)."""
+
+    def should_pass(text: str) -> bool:
+        state = position(text, 1, Rules(komi=(0.0, 7.5), dead_stones=DeadStones.AUTO))
+        player = GoPlayer(QUICK, seed=1)
+        cells = state.size * state.size
+        player.search.ownership = lambda: [[0.0] * cells, [1.0] * cells]  # type: ignore[method-assign]
+        result: SearchResult[Move] = SearchResult(Place(0), 900, 0.9, 1000, 1.0)
+        return player._should_pass(state, 1, player._useful_placements(state, 1), result)
+
+    in_atari = """
+        5 . . . . .
+        4 . . . . .
+        3 . . . . .
+        2 O X . . .
+        1 O X . . .
+          A B C D E
+        """
+    assert not should_pass(in_atari)  # White's A1-A2 has one liberty, A3
+    assert should_pass(in_atari.replace("2 O X", "2 O ."))  # two liberties: the settled pass stands

@@ -2,10 +2,10 @@
 
 Passing: the player passes when every legal placement would fill one of its own eyes, when the search
 itself prefers the pass, when it is not behind and every remaining placement is on a point whose owner
-the playouts agree on (playing there changes nothing; under rules that score every stone as it stands,
-the playouts must also agree with the board as it is now), or when its pass would end the game and the
-score says it wins (the exact count when every stone counts as it stands, else the playouts' estimate of
-the dead stones).
+the playouts agree on and none of its chains is in atari (playing there changes nothing; under rules that
+score every stone as it stands, the playouts must also agree with the board as it is now), or when its pass
+would end the game and the score says it wins (the exact count when every stone counts as it stands, else
+the playouts' estimate of the dead stones).
 
 Resigning: only when the win rate stays below a threshold for several searches in a row, and never in a
 game of more than two colours (leaving hands the other teams an unearned result) unless the caller says
@@ -166,7 +166,7 @@ class GoPlayer:
                 settled = all((who := now[p]) is not None and ownership[who][p] >= SETTLED for p in useful)
             else:
                 settled = all(max(share[p] for share in ownership) >= SETTLED for p in useful)
-            if settled:
+            if settled and not self._own_chain_in_atari(state, colour, useful):
                 return True
         in_play = state.active_mask.bit_count()
         if state.passes < in_play - 1:
@@ -181,6 +181,22 @@ class GoPlayer:
             return False
         best = max(totals[c] for c in range(state.colours) if state.active[c])
         return totals[colour] >= best
+
+    @staticmethod
+    def _own_chain_in_atari(state: GoState, colour: int, useful: list[int]) -> bool:
+        """Whether a chain of `colour` has one liberty left, where it may still play. The playouts after a
+        pass capture such a chain at once, so their agreement on its points says nothing about whether
+        passing is safe (a lost game of the 19×19 match: a pass with five stones in atari)."""
+        open_points = set(useful)
+        seen: set[int] = set()
+        for point in range(state.size * state.size):
+            if point in seen or state.colour_at(point) != colour:
+                continue
+            seen.update(state.chain_points(point))
+            liberties = state.liberties(point)
+            if len(liberties) == 1 and next(iter(liberties)) in open_points:
+                return True
+        return False
 
     def _should_resign(self, state: GoState, colour: int, result: SearchResult[Move]) -> bool:
         policy = self.resign
