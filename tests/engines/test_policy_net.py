@@ -4,6 +4,7 @@ examples, the tree's use of it, and the shipped network's accuracy on held-out g
 from __future__ import annotations
 
 import io
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -99,8 +100,8 @@ def test_pack_rejects_layers_the_kernel_cannot_run() -> None:
         pack([np.zeros((3, 3, 4, 1), dtype=np.float32)], [np.zeros(1, dtype=np.float32)])
 
 
-def test_a_saved_network_loads_back_unchanged(tmp_path: pytest.TempPathFactory) -> None:
-    path = tmp_path / "net.npz"  # type: ignore[operator]
+def test_a_saved_network_loads_back_unchanged(tmp_path: Path) -> None:
+    path = tmp_path / "net.npz"
     save(POLICY_NET, path)
     again = load_net(path.read_bytes())
     assert np.array_equal(again.weights, POLICY_NET.weights)

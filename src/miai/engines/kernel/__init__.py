@@ -7,6 +7,8 @@
     ladder.py    ladder reading for playouts and priors
     shapes.py    3x3 shapes valued by how often players choose them (shape_rates.txt), for priors
     playout.py   seeded random generator, the light playout policy, area scoring, rewards
+    policy_net.py  the small convolutional move predictor (policy_net.npz), for priors on 19x19
+    choices.py   replaying records: what players chose, and the predictor's training examples
     tree.py      UCT with RAVE over a flat node pool, for any number of colours
     jit.py       cached compilation, and dropping a cache built from other sources
 """

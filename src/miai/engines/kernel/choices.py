@@ -8,10 +8,10 @@ import numpy.typing as npt
 
 from miai.engines.kernel.board import place
 from miai.engines.kernel.jit import jit, wide
-from miai.engines.kernel.layout import COL, EMPTIES, EMPTY, H_N_EMPTY, H_SIZE, Int32Array, P, UInt64Array, W
+from miai.engines.kernel.layout import COL, EMPTIES, EMPTY, H_N_EMPTY, H_SIZE, Int32Array, P, UInt64Array
 from miai.engines.kernel.open_area import open_area_class
 from miai.engines.kernel.playout import pattern_code
-from miai.engines.kernel.policy_net import N_PLANES, encode
+from miai.engines.kernel.policy_net import N_PLANES, encode, point_index
 
 Counts = npt.NDArray[np.int64]
 
@@ -84,7 +84,7 @@ def record_positions(
             for x in range(size):
                 for c in range(N_PLANES):
                     planes[start + written, y, x, c] = np.uint8(scratch[y, x, c])
-        targets[start + written] = (q // W - 1) * size + q % W - 1
+        targets[start + written] = point_index(q, size)
         written += 1
         place(b, hz, zob, colour, q)
     return written

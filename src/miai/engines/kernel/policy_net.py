@@ -50,6 +50,12 @@ L_B = 4
 
 
 @jit
+def point_index(q: int, size: int) -> int:
+    """The index y * size + x of padded point q in the planes' and logits' order (`layout.unpadded`)."""
+    return (q // W - 1) * size + q % W - 1
+
+
+@jit
 def encode(b: Int32Array, colour: int, planes: Float32Array, libs: Int32Array, tmp: Int32Array) -> None:
     """The feature planes [y, x, plane] of the position for `colour` to move (y = row, 0 at the bottom).
 

@@ -67,7 +67,7 @@ from miai.engines.kernel.playout import (
     run_playout,
     self_atari,
 )
-from miai.engines.kernel.policy_net import MARGIN, N_PLANES, encode, forward
+from miai.engines.kernel.policy_net import MARGIN, N_PLANES, encode, forward, point_index
 
 # ni columns
 MOVE = 0
@@ -316,21 +316,21 @@ def _apply_net(
         q = wide(ni[child, MOVE])
         if q > 0:
             placements += 1
-            top = max(top, logits[(q // W - 1) * size + q % W - 1])
+            top = max(top, logits[point_index(q, size)])
     if placements == 0:
         return
     total = 0.0
     for child in range(first, first + count):
         q = wide(ni[child, MOVE])
         if q > 0:
-            total += math.exp(logits[(q // W - 1) * size + q % W - 1] - top)
+            total += math.exp(logits[point_index(q, size)] - top)
     pn = params[PRIOR_NET]
     share = params[PRIOR_RAVE] * pn
     for child in range(first, first + count):
         q = wide(ni[child, MOVE])
         if q <= 0:
             continue
-        p = math.exp(logits[(q // W - 1) * size + q % W - 1] - top) / total
+        p = math.exp(logits[point_index(q, size)] - top) / total
         value = 0.5 + params[NET_SLOPE] * math.log2(p * placements)
         value = min(1.0, max(0.0, value))
         nf[child, PRIOR_N] += pn
@@ -413,7 +413,8 @@ def search(
     widest = N_PLANES
     for layer in range(net_layers.shape[0]):
         widest = max(widest, wide(net_layers[layer, 1]))
-    side = MAX_SIZE + 2 * MARGIN
+    side = MAX_SIZE + 2 * MARGIN if use_net else 0  # no scratch when the predictor is not used
+    cells = MAX_SIZE * MAX_SIZE if use_net else 0
     net = (
         net_weights,
         net_layers,
@@ -422,9 +423,9 @@ def search(
         tmp,
         np.zeros((side, side, widest), dtype=np.float32),
         np.zeros((side, side, widest), dtype=np.float32),
-        np.zeros(MAX_SIZE * MAX_SIZE * (2 * MARGIN + 1) ** 2 * widest, dtype=np.float32),
-        np.zeros(MAX_SIZE * MAX_SIZE * widest, dtype=np.float32),
-        np.zeros(MAX_SIZE * MAX_SIZE, dtype=np.float32),
+        np.zeros(cells * (2 * MARGIN + 1) ** 2 * widest, dtype=np.float32),
+        np.zeros(cells * widest, dtype=np.float32),
+        np.zeros(cells, dtype=np.float32),
     )
     for _ in range(playouts):
         copy_board(b, root_b)
