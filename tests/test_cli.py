@@ -1,16 +1,20 @@
 """The `miai` command line: help for every subcommand, one-line errors with exit code 2, `miai gtp` as a
-real subprocess, and a short `miai match`."""
+real subprocess, a short `miai match`, and `miai admin` on SQLite and PostgreSQL."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
+import uuid
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from miai import __version__
 from miai.cli import SUBCOMMANDS, build_parser, main
+from tests.conftest import need
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -114,3 +118,99 @@ def test_miai_match_reports_faults_with_exit_code_1(capsys: pytest.CaptureFixtur
     captured = capsys.readouterr()
     assert "faults: 1" in captured.out
     assert "cannot start engine" in captured.out
+
+
+# ---------------------------------------------------------------- miai admin (against SQLite and PostgreSQL)
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def admin_database(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str]:
+    """A fresh database the `miai admin` command finds through MIAI_DATABASE_URL, as an operator sets it."""
+    from tests.server.conftest import PG_ADMIN, _admin, postgres_reachable
+
+    if request.param == "sqlite":
+        url = f"sqlite+aiosqlite:///{(tmp_path / 'miai.db').as_posix()}"
+        monkeypatch.setenv("MIAI_DATABASE_URL", url)
+        yield url
+        return
+    need(postgres_reachable(), "PostgreSQL is not reachable on 127.0.0.1:5432")
+    name = f"miai_test_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+    url = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1) + f"/{name}"
+    monkeypatch.setenv("MIAI_DATABASE_URL", url)
+    try:
+        yield url
+    finally:
+        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+def _add_people(url: str) -> None:
+    from datetime import UTC, datetime
+
+    from miai.server.storage.db import make_engine, migrate, sessions
+    from miai.server.storage.models import User
+
+    async def add() -> None:
+        engine = make_engine(url)
+        try:
+            await migrate(engine)
+            async with sessions(engine)() as db:
+                now = datetime.now(UTC)
+                db.add(User(username="Ada", password_hash="!", settings={}, created_at=now))
+                bot = User(username="computer-1", password_hash="!", is_bot=True, settings={}, created_at=now)
+                db.add(bot)
+                await db.commit()
+        finally:
+            await engine.dispose()
+
+    asyncio.run(add())
+
+
+def test_miai_admin_grants_lists_and_revokes_the_role(
+    admin_database: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["admin", "list"]) == 0  # a fresh database: migrated first, nobody is an administrator
+    assert capsys.readouterr().out == ""
+    _add_people(admin_database)
+    assert main(["admin", "grant", "ada"]) == 0  # the name in any case
+    assert capsys.readouterr().out == "Ada is now an administrator\n"
+    assert main(["admin", "grant", "ADA"]) == 0
+    assert capsys.readouterr().out == "Ada already was an administrator\n"
+    assert main(["admin", "list"]) == 0
+    assert capsys.readouterr().out == "Ada\n"
+    assert main(["admin", "revoke", "Ada"]) == 0
+    assert capsys.readouterr().out == "Ada is now not an administrator\n"
+    assert main(["admin", "list"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "no administrators" in captured.err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["admin", "grant", "nobody"], "miai admin: error: there is no user 'nobody'\n"),
+        (["admin", "revoke", "nobody"], "miai admin: error: there is no user 'nobody'\n"),
+        (
+            ["admin", "grant", "computer-1"],
+            "miai admin: error: 'computer-1' is a computer account, not a person\n",
+        ),
+    ],
+)
+def test_miai_admin_refuses_unknown_users_with_exit_code_1(
+    admin_database: str, argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _add_people(admin_database)
+    assert main(argv) == 1
+    assert capsys.readouterr().err == message
+    assert main(["admin", "list"]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_miai_admin_needs_an_action_and_a_name(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["admin"]) == 2
+    assert "the following arguments are required: ACTION" in capsys.readouterr().err
+    assert main(["admin", "grant"]) == 2
+    assert "the following arguments are required: NAME" in capsys.readouterr().err

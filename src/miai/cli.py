@@ -309,6 +309,82 @@ def _run_score(args: argparse.Namespace) -> int:
     return score_command(args)
 
 
+# ---------------------------------------------------------------- miai admin
+
+
+def _add_admin(subparsers: argparse._SubParsersAction[_Parser]) -> None:
+    parser = subparsers.add_parser(
+        "admin",
+        help="grant, revoke or list the administrator role",
+        description="Administrators review flagged games and correct scores. The role is stored with the "
+        "account; this command changes it in the configured database (MIAI_DATABASE_URL, or SQLite in "
+        "MIAI_DATA_DIR), migrating it first if needed. A running server sees the change at once. Exit code 1 "
+        "when there is no such user or the database cannot be opened.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
+    actions.required = True
+    for action, text in (("grant", "make NAME an administrator"), ("revoke", "take the role from NAME")):
+        sub = actions.add_parser(action, help=text, description=f"{text[0].upper()}{text[1:]}.")
+        sub.add_argument("name", metavar="NAME", help="the username (any case)")
+    actions.add_parser(
+        "list",
+        help="print the administrators, one a line",
+        description="Print the administrators' usernames, one a line.",
+    )
+
+
+def _run_admin(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from miai.server.admins import UnknownUser, list_admins, set_admin
+    from miai.server.api.inputs import clean_text
+    from miai.server.settings import Settings
+
+    try:
+        settings = Settings.from_env()
+        if args.action != "list":
+            clean_text(args.name)  # argv may carry undecodable bytes as lone surrogates
+    except ValueError as err:
+        print(f"miai admin: error: {err}", file=sys.stderr)
+        return 2
+    url = settings.effective_database_url
+    try:
+        if args.action == "list":
+            names = asyncio.run(list_admins(url))
+            for name in names:
+                print(name)
+            if not names:
+                print("no administrators yet (grant the role with: miai admin grant NAME)", file=sys.stderr)
+            return 0
+        change = asyncio.run(set_admin(url, args.name, admin=args.action == "grant"))
+    except UnknownUser as err:
+        print(f"miai admin: error: {err}", file=sys.stderr)
+        return 1
+    except (OSError, SQLAlchemyError) as err:
+        print(f"miai admin: error: cannot use the database: {err}", file=sys.stderr)
+        return 1
+    state = "an administrator" if args.action == "grant" else "not an administrator"
+    print(f"{change.username} is now {state}" if change.changed else f"{change.username} already was {state}")
+    return 0
+
+
+# ---------------------------------------------------------------- miai mail
+
+
+def _add_mail(subparsers: argparse._SubParsersAction[_Parser]) -> None:
+    from miai.server.notify.mail_cli import add_mail_parser
+
+    add_mail_parser(subparsers)
+
+
+def _run_mail(args: argparse.Namespace) -> int:
+    from miai.server.notify.mail_cli import mail_command
+
+    return mail_command(args)
+
+
 # ---------------------------------------------------------------- the parser
 
 SUBCOMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction[_Parser]], None], Runner]] = {
@@ -316,6 +392,8 @@ SUBCOMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction[_Parser]], Non
     "gtp": (_add_gtp, _run_gtp),
     "match": (_add_match, _run_match),
     "score": (_add_score, _run_score),
+    "mail": (_add_mail, _run_mail),
+    "admin": (_add_admin, _run_admin),
     "version": (_add_version, _run_version),
 }
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import socket
 import uuid
 from collections.abc import Iterator
@@ -59,7 +60,7 @@ def make_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settin
         "database_url": database_url,
         "data_dir": tmp_path,
         "confirm_window_seconds": 60,
-        "login_attempts_per_minute": 1000,
+        "rate_limits_enabled": False,  # tests of the limits turn them on (test_rate_limits.py)
     }
     values.update(overrides)
     return Settings(**values)
@@ -96,10 +97,41 @@ def register(client: TestClient, username: str, email: str | None = None) -> Pla
     )
     assert response.status_code == 201, response.text
     csrf = response.json()["csrf_token"]
+    if email:
+        follow_verification_link(client, email, {"X-CSRF-Token": csrf})
     token = client.post("/api/v1/me/tokens", json={"name": "tests"}, headers={"X-CSRF-Token": csrf})
     assert token.status_code == 201, token.text
     client.cookies.clear()
     return Player(client, username, response.json()["user"]["id"], token.json()["token"])
+
+
+def follow_verification_link(client: TestClient, email: str, headers: dict[str, str]) -> None:
+    """Verify a new address the way its owner would, with the link mailed to it (when the server mails at
+    all), then drop that mail from the outbox: the tests using this helper count game mail only (the
+    verification mail itself is tested in test_accounts.py)."""
+    from sqlalchemy import delete, select
+
+    from miai.server.storage.models import OutboxMail
+
+    async def take_link() -> str | None:
+        async with client.app.state.sessions() as db:  # type: ignore[attr-defined]
+            query = select(OutboxMail).where(
+                OutboxMail.to_address == email, OutboxMail.dedupe_key.startswith("verify_email:")
+            )
+            mail = (await db.execute(query.order_by(OutboxMail.id.desc()))).scalars().first()
+            if mail is None:
+                return None
+            await db.execute(delete(OutboxMail).where(OutboxMail.id == mail.id))
+            await db.commit()
+            return mail.body
+
+    body = client.portal.call(take_link)  # type: ignore[union-attr]
+    if body is None:
+        return  # no SMTP configured: the server sends no mail, verified or not
+    token = re.search(r"#token=(\S+)", body)
+    assert token is not None, body
+    verified = client.post("/api/v1/me/email/verify", json={"token": token.group(1)}, headers=headers)
+    assert verified.status_code == 200, verified.text
 
 
 @pytest.fixture

@@ -186,8 +186,12 @@ def test_a_read_racing_an_undo_reads_the_game_again(client: TestClient) -> None:
     assert moves(alice, gid) == ["E5", "D4"]
 
 
-def test_a_computer_seat_played_by_an_external_engine_by_name(client: TestClient) -> None:
+def test_a_computer_seat_played_by_an_external_engine_by_name(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Levels may name an operator's GTP engine; such a seat loads and plays like a numbered one."""
+    # Configured (the stand-in chooser plays its moves): only a configured engine is accepted as a level.
+    monkeypatch.setenv("MIAI_EXTERNAL_ENGINES", '[{"name": "gnugo", "command": ["gnugo", "--mode", "gtp"]}]')
     alice = register(client, "alice")
     gid = alice.ok("/api/v1/games", {"size": 9, "teams": 2, "team": 1})["id"]
     alice.ok(f"/api/v1/games/{gid}/computer", {"team": 2, "level": "gnugo"})

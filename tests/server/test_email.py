@@ -10,6 +10,7 @@ import email
 import socket
 import time
 from collections import Counter
+from datetime import UTC, datetime, timedelta
 from email.message import Message
 from pathlib import Path
 from typing import Any
@@ -116,6 +117,11 @@ def expected_mails(gid: int) -> Counter[tuple[str, str]]:
     )
 
 
+def an_hour_later() -> datetime:
+    """The failed attempts back off: the restarted server is a while later (an hour is the longest wait)."""
+    return datetime.now(UTC) + timedelta(hours=1, seconds=1)
+
+
 def wait_for(condition: Any, seconds: float = 20.0) -> bool:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -142,7 +148,8 @@ def test_outbox_survives_a_restart_and_sends_each_mail_once(database_url: str, t
     controller.start()
     try:
         up = smtp_settings(database_url, tmp_path, controller.port, outbox_interval=0.05)
-        with TestClient(create_app(up, background=True)) as client:  # the outbox loop sends on its own
+        later = create_app(up, background=True, now=an_hour_later)  # when the failed mails are due again
+        with TestClient(later) as client:  # the outbox loop sends on its own
             assert wait_for(lambda: len(inbox.mails) >= sum(expected.values()))
             time.sleep(0.3)  # a few more rounds of the loop must not send anything twice
             after_restart = outbox_rows(client)

@@ -193,7 +193,10 @@ def test_cookie_writes_need_the_csrf_token(client: TestClient) -> None:
 
 
 def test_login_is_rate_limited(database_url: str, tmp_path: Path) -> None:
-    app = create_app(make_settings(database_url, tmp_path, login_attempts_per_minute=3), background=False)
+    settings = make_settings(
+        database_url, tmp_path, rate_limits_enabled=True, rate_limit_login_failures="3/minute"
+    )
+    app = create_app(settings, background=False)
     with TestClient(app) as client:
         register(client, "dave")
         codes = [

@@ -24,10 +24,11 @@ def redis_reachable() -> bool:
 
 def test_a_move_on_one_process_reaches_a_socket_on_another(database_url: str, tmp_path: Path) -> None:
     need(redis_reachable(), "Redis is not reachable on 127.0.0.1:6379")
-    # A private database index per run keeps parallel runs apart; pub/sub is global, so channels are
-    # game-specific and the game ids are fresh per database anyway.
+    # Pub/sub channels are global to the Redis server: a channel prefix of its own keeps this run apart
+    # from other runs sharing it (whose game ids are the same small numbers).
     redis_url = "redis://127.0.0.1:6379/0"
-    settings = make_settings(database_url, tmp_path, redis_url=redis_url)
+    prefix = f"test-{uuid.uuid4().hex[:12]}"
+    settings = make_settings(database_url, tmp_path, redis_url=redis_url, redis_prefix=prefix)
     with (
         TestClient(create_app(settings, background=False)) as first,
         TestClient(create_app(settings, background=False)) as second,

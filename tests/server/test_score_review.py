@@ -8,19 +8,33 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
+from miai.server.admins import set_admin
 from miai.server.app import create_app
-from tests.server.conftest import make_settings, register
+from tests.server.conftest import Player, make_settings, register
 
 
 @pytest.fixture
 def admin_client(database_url: str, tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(make_settings(database_url, tmp_path, admins=("root",)), background=False)
+    app = create_app(make_settings(database_url, tmp_path), background=False)
     with TestClient(app) as client:
         yield client
 
 
+def grant_admin(client: TestClient, name: str) -> None:
+    """What the operator's `miai admin grant NAME` does, on the running server's database."""
+    url = client.app.state.settings.effective_database_url  # type: ignore[attr-defined]
+    client.portal.call(set_admin, url, name, True)  # type: ignore[union-attr]
+
+
+def register_root(client: TestClient) -> Player:
+    root = register(client, "root")
+    grant_admin(client, "root")
+    return root
+
+
 def test_flag_and_correct_dead_stones(admin_client: TestClient) -> None:
-    alice, bob, root = (register(admin_client, n) for n in ("alice", "bob", "root"))
+    alice, bob = register(admin_client, "alice"), register(admin_client, "bob")
+    root = register_root(admin_client)
     gid = alice.ok("/api/v1/games", {"size": 9, "preset": "chinese", "team": 1, "komi": [0.5]})["id"]
     bob.ok(f"/api/v1/games/{gid}/join", {"team": 2})
     alice.ok(f"/api/v1/games/{gid}/confirm")
@@ -71,7 +85,8 @@ def test_flag_and_correct_dead_stones(admin_client: TestClient) -> None:
 
 
 def test_all_alive_games_cannot_be_corrected(admin_client: TestClient) -> None:
-    alice, bob, root = (register(admin_client, n) for n in ("alice", "bob", "root"))
+    alice, bob = register(admin_client, "alice"), register(admin_client, "bob")
+    root = register_root(admin_client)
     gid = alice.ok("/api/v1/games", {"size": 9, "preset": "tromp-taylor", "team": 1})["id"]
     bob.ok(f"/api/v1/games/{gid}/join", {"team": 2})
     alice.ok(f"/api/v1/games/{gid}/confirm")
@@ -89,8 +104,10 @@ def test_logging_in_tells_the_page_who_is_an_administrator(admin_client: TestCli
     """The browser draws the Admin link from the user in the log-in answer, not only from GET /me."""
     for name, admin in (("root", True), ("alice", False)):
         made = admin_client.post("/api/v1/accounts", json={"username": name, "password": "correct horse"})
-        assert made.json()["user"]["is_admin"] is admin
+        assert made.json()["user"]["is_admin"] is False  # nobody is born an administrator
         admin_client.cookies.clear()
+        if admin:
+            grant_admin(admin_client, name)
         credentials = {"username": name.upper(), "password": "correct horse"}
         login = admin_client.post("/api/v1/session", json=credentials)
         assert login.status_code == 200, login.text

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from tests.conftest import in_ci, need
-from tests.web.support import ADMIN, ARTIFACTS, CHROMIUM_ARGS, chromium_path, close_clients, miai_server
+from tests.web.support import ARTIFACTS, CHROMIUM_ARGS, chromium_path, close_clients, miai_server
 
 
 def playwright_installed() -> bool:
@@ -50,7 +50,7 @@ def browser(chromium: str) -> Iterator[Any]:
 @pytest.fixture(scope="session")
 def server(chromium: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The base URL of a server shared by the browser tests (every test uses its own user names)."""
-    with miai_server(tmp_path_factory.mktemp("miai-web"), MIAI_ADMINS=ADMIN) as base:
+    with miai_server(tmp_path_factory.mktemp("miai-web")) as base:
         try:
             yield base
         finally:

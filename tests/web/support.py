@@ -30,7 +30,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PASSWORD = "correct horse"
-ADMIN = "webadmin"  # the shared test server's administrator (MIAI_ADMINS)
+ADMIN = "webadmin"  # the shared test server's administrator (granted with `miai admin grant`)
+_SERVER_ENV: dict[str, dict[str, str]] = {}  # base URL -> the environment its server runs with
 
 
 def chromium_path() -> str | None:
@@ -55,6 +56,7 @@ def miai_server(data_dir: Path, port: int | None = None, **env_overrides: str) -
         "MIAI_DATA_DIR": str(data_dir),
         "MIAI_PORT": str(port),
         "PYTHONPATH": str(REPO / "src"),
+        "MIAI_RATE_LIMITS_ENABLED": "false",  # one server for the whole session: every user from 127.0.0.1
         **env_overrides,
     }
     log = (data_dir / "server.log").open("wb")
@@ -77,6 +79,7 @@ def miai_server(data_dir: Path, port: int | None = None, **env_overrides: str) -
         stderr=subprocess.STDOUT,
     )
     base = f"http://127.0.0.1:{port}"
+    _SERVER_ENV[base] = env
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -99,6 +102,19 @@ def miai_server(data_dir: Path, port: int | None = None, **env_overrides: str) -
             process.kill()
             process.wait(10)
         log.close()
+
+
+def grant_admin(base: str, name: str) -> None:
+    """`miai admin grant NAME` on the database of the server at `base`, as its operator would run it."""
+    done = subprocess.run(
+        [sys.executable, "-m", "miai", "admin", "grant", name],
+        env=_SERVER_ENV[base],
+        check=False,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
 
 
 class TcpProxy:

@@ -2,9 +2,9 @@
 
 A 9x9 Chinese-rules game ends by passes with Black's E5 and White's lone A1; the estimator judges the dead
 stones automatically. The player sees the verdict (dead stones crossed out and said so), reports the score
-from the result page; a non-administrator is refused the review pages; the administrator (MIAI_ADMINS on the
-test server) finds the report at /admin, flips A1's life on the review board, submits, and the player's page
-shows the recomputed result with the correction.
+from the result page; a non-administrator is refused the review pages; the administrator (granted the role
+with `miai admin grant`) finds the report at /admin, flips A1's life on the review board, submits, and the
+player's page shows the recomputed result with the correction.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
-from tests.web.support import ADMIN, ApiPlayer
+from tests.web.support import ADMIN, ApiPlayer, grant_admin
 from tests.web.ui import api, open_browser, point, register_by_api, register_in_ui
 
 
@@ -68,7 +68,9 @@ def test_flag_and_correct_dead_stones(browser: Browser, server: str, artifacts: 
     # The administrator's list of reports and the review of this game.
     admin = open_browser(browser, server, ADMIN)
     register_in_ui(admin)
+    grant_admin(server, ADMIN)  # the operator's command, on the running server's database
     review = admin.page
+    review.reload()
     review.click("#nav-admin")
     row = review.locator(f'.flag-row[data-game="{gid}"]')
     expect(row).to_contain_text("A1 was judged wrongly")

@@ -36,6 +36,8 @@ def open_browser(browser: Browser, base: str, name: str, viewport: ViewportSize 
     page = context.new_page()
     user = User(name, context, page)
     page.on("pageerror", lambda err: user.errors.append(f"{err}\n{err.stack}"))
+    # Whatever the content security policy blocks (a script, a style, a websocket) counts as an error too.
+    page.on("console", lambda msg: "Content Security Policy" in msg.text and user.errors.append(msg.text))
 
     def watch(ws: Any) -> None:
         user.socket_urls.append(ws.url)

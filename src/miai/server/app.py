@@ -13,12 +13,15 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 import miai
-from miai.server.api import accounts, admin, games, openapi, practice
-from miai.server.auth import RateLimiter, set_password_cost
+from miai.server.api import accounts, admin, games, health, openapi, outbox, practice
+from miai.server.api.body_limit import BodyLimit
+from miai.server.api.headers import SecurityHeaders
+from miai.server.auth import set_password_cost
 from miai.server.notify.outbox import run_outbox
 from miai.server.play.computer import Chooser, Computers, engine_chooser
 from miai.server.play.notifications import Mailer
 from miai.server.play.service import Clock, GameService, system_now
+from miai.server.ratelimit import rate_limits_for
 from miai.server.realtime import ws
 from miai.server.realtime.hub import Hub
 from miai.server.scheduling.deadlines import run_scheduler
@@ -54,9 +57,10 @@ def create_app(
         await migrate(engine)
         app.state.engine = engine
         app.state.sessions = sessions(engine)
-        app.state.hub = Hub(settings.redis_url)
+        app.state.rate_limits = rate_limits_for(settings)
+        app.state.hub = Hub(settings.redis_url, settings.redis_prefix)
         await app.state.hub.start()
-        mailer = Mailer(enabled=bool(settings.smtp_host), base_url=settings.base_url)
+        mailer = Mailer(enabled=bool(settings.smtp_host), base_url=settings.base_url, now=now)
         app.state.games = GameService(
             app.state.sessions,
             app.state.hub,
@@ -73,7 +77,7 @@ def create_app(
                 )
             )
             if settings.smtp_host:
-                tasks.append(asyncio.create_task(run_outbox(app.state.sessions, settings)))
+                tasks.append(asyncio.create_task(run_outbox(app.state.sessions, settings, now)))
         if background:
             await app.state.computers.resume()
             tasks.append(asyncio.create_task(asyncio.to_thread(_warm_up_estimator)))
@@ -92,6 +96,7 @@ def create_app(
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             await app.state.hub.stop()
+            await app.state.rate_limits.close()
             await engine.dispose()
 
     app = FastAPI(
@@ -103,8 +108,9 @@ def create_app(
         redoc_url=None,
     )
     openapi.install(app)
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # inside the headers: a 413 gets them
+    app.add_middleware(SecurityHeaders, settings=settings)  # added last, so outermost: on every response
     app.state.settings = settings
-    app.state.login_limiter = RateLimiter(settings.login_attempts_per_minute)
 
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, err: RequestValidationError) -> JSONResponse:
@@ -115,13 +121,11 @@ def create_app(
         body = err.detail if isinstance(err.detail, dict) else {"error": "error", "message": str(err.detail)}
         return JSONResponse(body, status_code=err.status_code, headers=err.headers)
 
-    @app.get("/api/v1/health", tags=["meta"])
-    async def health() -> dict[str, Any]:
-        return {"ok": True, "version": miai.__version__}
-
+    app.include_router(health.router, prefix="/api/v1")  # /health, /health/live, /health/ready
     app.include_router(accounts.router, prefix="/api/v1")
     app.include_router(games.router, prefix="/api/v1")
     app.include_router(admin.router, prefix="/api/v1")
+    app.include_router(outbox.router, prefix="/api/v1")
     app.include_router(practice.router, prefix="/api/v1")
     app.include_router(ws.router, prefix="/api/v1")
     _mount_web(app)

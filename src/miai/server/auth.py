@@ -1,4 +1,4 @@
-"""Accounts: argon2 password hashes, session cookies with CSRF tokens, API tokens, login rate limiting."""
+"""Accounts: argon2 password hashes, session cookies with CSRF tokens, API tokens (limits: ratelimit.py)."""
 
 from __future__ import annotations
 
@@ -6,8 +6,6 @@ import asyncio
 import hashlib
 import re
 import secrets
-import time
-from collections import defaultdict, deque
 from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
@@ -18,6 +16,8 @@ from miai.server.storage import repo
 from miai.server.storage.models import ApiToken, Session, User
 
 USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,32}$")
+# The server's computer players are named computer-LEVEL[-N]; people cannot take such names (any case).
+RESERVED_USERNAME = re.compile(r"^computer([-_].*)?$", re.IGNORECASE)
 EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 PALETTES = ("classic", "okabe-ito", "tol-bright", "tol-muted", "high-contrast")
 DEFAULT_SETTINGS = {
@@ -50,13 +50,19 @@ def check_password(stored: str, password: str) -> bool:
         return False
 
 
-def validate_registration(username: str, password: str, email: str | None) -> None:
-    if not USERNAME.match(username):
-        raise ValueError("username: 3-32 letters, digits, '_' or '-'")
+def validate_password(password: str) -> None:
     if len(password) < 8:
         raise ValueError("password: at least 8 characters")
     if len(password) > 256:
         raise ValueError("password: at most 256 characters")
+
+
+def validate_registration(username: str, password: str, email: str | None) -> None:
+    if not USERNAME.match(username):
+        raise ValueError("username: 3-32 letters, digits, '_' or '-'")
+    if RESERVED_USERNAME.match(username):
+        raise ValueError("username: names starting with 'computer' are reserved for computer players")
+    validate_password(password)
     if email and not EMAIL.match(email):
         raise ValueError("email: not an e-mail address")
 
@@ -67,6 +73,7 @@ async def create_user(db: AsyncSession, username: str, password: str, email: str
         raise ValueError("username: already taken")
     user = User(
         username=username,
+        is_bot=False,
         email=email or None,
         password_hash=await asyncio.to_thread(hash_password, password),  # argon2 is slow on purpose
         settings=dict(DEFAULT_SETTINGS),
@@ -105,20 +112,3 @@ async def new_api_token(db: AsyncSession, user: User, name: str) -> tuple[ApiTok
     await db.flush()
     return record, token
 
-
-class RateLimiter:
-    """Sliding-window limit on login attempts per key (client address and username), in this process."""
-
-    def __init__(self, per_minute: int) -> None:
-        self.per_minute = per_minute
-        self._hits: dict[str, deque[float]] = defaultdict(deque)
-
-    def allow(self, key: str, now: float | None = None) -> bool:
-        now = time.monotonic() if now is None else now
-        hits = self._hits[key]
-        while hits and hits[0] < now - 60:
-            hits.popleft()
-        if len(hits) >= self.per_minute:
-            return False
-        hits.append(now)
-        return True

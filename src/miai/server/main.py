@@ -3,33 +3,40 @@
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 import uvicorn
 from fastapi import FastAPI
 
+from miai.server import log_redaction
 from miai.server.app import create_app
 from miai.server.settings import Settings
 
 
 def app_from_env() -> FastAPI:
+    log_redaction.install()  # also when started by `uvicorn --factory` with uvicorn's own logging
     return create_app(Settings.from_env())
 
 
 def serve(settings: Settings, workers: int = 1, log_level: str = "info") -> None:
     """Start uvicorn. Several workers need MIAI_REDIS_URL so realtime events reach every process."""
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    options: dict[str, Any] = {
+        "host": settings.host,
+        "port": settings.port,
+        "log_level": log_level,
+        "log_config": log_redaction.uvicorn_log_config(),  # applied in every worker process too
+        # Client addresses (rate limits, logs) from X-Forwarded-For, only when a trusted proxy sent it
+        "proxy_headers": True,
+        "forwarded_allow_ips": settings.forwarded_allow_ips,
+        # A websocket frame over the body limit is closed with 1009 before it is buffered (default 16 MiB)
+        "ws_max_size": settings.max_body_bytes,
+    }
     if workers > 1:
         if not settings.redis_url:
             raise SystemExit("several workers need --redis-url (or MIAI_REDIS_URL) for realtime fan-out")
         if settings.effective_database_url.startswith("sqlite"):
             logging.warning("several workers on SQLite serialise every write; PostgreSQL scales better")
-        uvicorn.run(
-            "miai.server.main:app_from_env",
-            factory=True,
-            host=settings.host,
-            port=settings.port,
-            workers=workers,
-            log_level=log_level,
-        )
+        uvicorn.run("miai.server.main:app_from_env", factory=True, workers=workers, **options)
         return
-    uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level=log_level)
+    uvicorn.run(create_app(settings), **options)

@@ -1,42 +1,209 @@
-"""Server configuration from environment variables (prefix MIAI_) with safe embedded defaults."""
+"""Server configuration: one validated settings object.
+
+`Settings(...)` is exactly what it is given (tests build it directly, so the environment never leaks in);
+`Settings.from_env()` reads the environment variables, prefix MIAI_ (MIAI_PORT sets `port`), except where a
+field names its own variable (`validation_alias`). A bad value fails with one line naming the variable.
+
+To add a setting: one field below with `Field(default=..., ...)` (the keyword, so that mypy sees the
+default), its range and a `description`, and a row in the README's configuration table
+(tests/test_settings.py checks that every variable is documented).
+"""
 
 from __future__ import annotations
 
+import logging
 import os
 import secrets
-from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
+from pydantic import Field, ValidationError, field_validator, model_validator
+from pydantic_settings import (
+    BaseSettings,
+    EnvSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError
+
+log = logging.getLogger(__name__)
+
+PREFIX = "MIAI_"
 DEV_SECRET = "miai-development-secret-change-me"
+PRODUCTION_SECRET_LENGTH = 32
+# Variables that no longer configure anything, and what replaced them (a warning at start, not an error).
+RETIRED = {
+    "MIAI_ADMINS": "administrators are a stored role now: grant it with `miai admin grant NAME`",
+}
+
+Port = Annotated[int, Field(ge=1, le=65535)]
+Positive = Annotated[int, Field(ge=1)]
+Seconds = Annotated[float, Field(gt=0, le=86400, allow_inf_nan=False)]
 
 
-@dataclass(frozen=True)
-class Settings:
-    database_url: str = ""  # empty: SQLite in data_dir
-    data_dir: Path = Path("data")
-    host: str = "127.0.0.1"
-    port: int = 8000
-    secret_key: str = DEV_SECRET
-    environment: str = "development"  # "production" refuses the development secret
-    base_url: str = "http://127.0.0.1:8000"
-    redis_url: str = ""  # set to fan events out across several server processes
-    smtp_host: str = ""  # empty: e-mail disabled
-    smtp_port: int = 25
-    smtp_user: str = ""
-    smtp_password: str = ""
-    smtp_starttls: bool = False
-    mail_from: str = "miai@localhost"
-    confirm_window_seconds: int = 300
-    scheduler_interval: float = 1.0
-    outbox_interval: float = 2.0
-    login_attempts_per_minute: int = 10
-    session_days: int = 30
-    cookie_secure: bool = False
-    # argon2id cost: the library's defaults (3 passes over 64 MiB); lower them only for tests and benchmarks
-    argon2_time_cost: int = 3
-    argon2_memory_kib: int = 65536
-    admins: tuple[str, ...] = ()  # usernames with administrator rights (besides users.is_admin)
-    extra: dict[str, str] = field(default_factory=dict)
+class SettingsError(ValueError):
+    """A setting with a bad value: one line naming the environment variable, never the secret itself."""
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_prefix=PREFIX,
+        env_ignore_empty=True,  # MIAI_X= (empty) means "the default", as it did before
+        frozen=True,
+        extra="forbid",  # a misspelt keyword is an error, not a silently ignored setting
+        validate_by_name=True,
+        validate_by_alias=True,
+    )
+
+    # -- where it runs
+    host: str = Field(default="127.0.0.1", min_length=1, description="address to listen on")
+    port: Port = Field(default=8000, description="port to listen on")
+    base_url: str = Field(default="", description="public address (links in e-mail, SGF, cookies, HSTS)")
+    environment: Literal["development", "production"] = Field(
+        default="development", validation_alias="MIAI_ENV", description="production refuses unsafe secrets"
+    )
+    forwarded_allow_ips: str = Field(
+        default="127.0.0.1",
+        description="proxies whose X-Forwarded-For/-Proto are trusted (comma-separated, or *)",
+    )
+    # -- storage and fan-out
+    database_url: str = Field(default="", description="empty: SQLite in data_dir")
+    data_dir: Path = Field(default=Path("data"), description="folder of the embedded SQLite database")
+    redis_url: str = Field(default="", description="Redis for realtime fan-out between server processes")
+    redis_prefix: str = Field(
+        default="miai",
+        pattern=r"^[A-Za-z0-9_.-]{1,64}$",
+        description="prefix of the realtime Redis channels: only servers with the same one see each other",
+    )
+    # -- secrets and sessions
+    secret_key: str = Field(default=DEV_SECRET, min_length=1, repr=False, description="signs session cookies")
+    session_days: Positive = Field(default=30, le=3650, description="how long a login lasts")
+    cookie_secure: bool | None = Field(
+        default=None, description="Secure session cookie; default: base_url is https"
+    )
+    # -- rate limits, shared through Redis when redis_url is set: "N/minute", "N per 15 minutes", ...
+    rate_limits_enabled: bool = Field(default=True, description="off only for tests and benchmarks")
+    rate_limit_login: str = Field(default="20/minute", description="login attempts per client address")
+    rate_limit_login_failures: str = Field(
+        default="10 per 15 minutes", description="failed logins per account name, or per recognised device"
+    )
+    rate_limit_register: str = Field(default="10/hour", description="new accounts per client address")
+    rate_limit_chat: str = Field(
+        default="30/minute", description="chat messages per user (HTTP and websocket)"
+    )
+    rate_limit_challenge: str = Field(default="20/hour", description="challenges sent per user")
+    rate_limit_practice: str = Field(default="30/hour", description="practice games started per user")
+    rate_limit_area: str = Field(default="60/minute", description="territory estimates per user or address")
+    rate_limit_password_reset: str = Field(
+        default="5/hour", description="password reset requests per address"
+    )
+    argon2_time_cost: Positive = Field(default=3, description="argon2id passes (new password hashes)")
+    argon2_memory_kib: int = Field(default=65536, ge=64, description="argon2id memory (new password hashes)")
+    # -- e-mail
+    smtp_host: str = Field(default="", description="empty: e-mail disabled")
+    smtp_port: Port = Field(default=25)
+    smtp_user: str = Field(default="")
+    smtp_password: str = Field(default="", repr=False)
+    smtp_starttls: bool = Field(default=False)
+    mail_from: str = Field(default="miai@localhost", min_length=3)
+    # -- games and background loops
+    confirm_window_seconds: Positive = Field(
+        default=300,
+        le=7 * 86400,
+        validation_alias="MIAI_CONFIRM_WINDOW",
+        description="time to confirm a full game",
+    )
+    scheduler_interval: Seconds = Field(default=1.0, description="seconds between deadline checks")
+    outbox_interval: Seconds = Field(default=2.0, description="seconds between e-mail outbox runs")
+    # -- limits on input
+    max_body_bytes: int = Field(
+        default=65536,
+        ge=1024,
+        le=64 * 1024 * 1024,
+        description="largest HTTP request body; larger ones get 413",
+    )
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings,)  # the constructor never reads the environment: `from_env` does
+
+    @field_validator("environment", mode="before")
+    @classmethod
+    def _environment_any_case(cls, value: Any) -> Any:
+        return value.strip().lower() if isinstance(value, str) else value
+
+    @field_validator("base_url")
+    @classmethod
+    def _http_url(cls, value: str) -> str:
+        if not value:
+            return value
+        parts = urlsplit(value)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise ValueError("must be an http:// or https:// address, e.g. https://go.example.org")
+        return value.rstrip("/")
+
+    @field_validator("database_url")
+    @classmethod
+    def _database_url(cls, value: str) -> str:
+        if value:
+            try:
+                make_url(value)
+            except ArgumentError:
+                raise ValueError("not a database URL, e.g. postgresql+asyncpg://user@host/miai") from None
+        return value
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str) -> str:
+        if value and urlsplit(value).scheme not in ("redis", "rediss", "unix"):
+            raise ValueError("must be a redis://, rediss:// or unix:// URL")
+        return value
+
+    @field_validator(
+        "rate_limit_login",
+        "rate_limit_login_failures",
+        "rate_limit_register",
+        "rate_limit_chat",
+        "rate_limit_challenge",
+        "rate_limit_practice",
+        "rate_limit_area",
+        "rate_limit_password_reset",
+    )
+    @classmethod
+    def _rate_limit(cls, value: str) -> str:
+        from limits import parse
+
+        try:
+            amount = parse(value).amount
+        except ValueError:
+            amount = 0
+        if amount < 1:
+            raise ValueError("must be a limit like 10/minute or 5 per 15 minutes")
+        return value
+
+    @model_validator(mode="after")
+    def _derived_defaults(self) -> Settings:
+        # Frozen model: fill the defaults that depend on other fields once, here.
+        if not self.base_url:
+            host = f"[{self.host}]" if ":" in self.host else self.host
+            object.__setattr__(self, "base_url", f"http://{host}:{self.port}")
+        if self.cookie_secure is None:
+            object.__setattr__(self, "cookie_secure", self.https)
+        return self
+
+    @property
+    def https(self) -> bool:
+        """Served to browsers over TLS (directly or through a proxy), by the public address."""
+        return self.base_url.startswith("https://")
 
     @property
     def effective_database_url(self) -> str:
@@ -45,38 +212,56 @@ class Settings:
         return f"sqlite+aiosqlite:///{(self.data_dir / 'miai.db').as_posix()}"
 
     def check(self) -> None:
-        if self.environment == "production" and self.secret_key == DEV_SECRET:
-            raise ValueError("MIAI_SECRET_KEY must be set to a private value in production")
-        if self.argon2_time_cost < 1 or self.argon2_memory_kib < 64:
-            raise ValueError("MIAI_ARGON2_TIME_COST must be 1 or more and MIAI_ARGON2_MEMORY_KIB 64 or more")
+        """Refuse what development allows but a public server must not run with."""
+        if self.environment != "production":
+            return
+        if self.secret_key == DEV_SECRET:
+            raise SettingsError("MIAI_SECRET_KEY must be set to a private value in production")
+        if len(self.secret_key) < PRODUCTION_SECRET_LENGTH:
+            raise SettingsError(
+                f"MIAI_SECRET_KEY must be at least {PRODUCTION_SECRET_LENGTH} characters in production"
+            )
 
-    @staticmethod
-    def from_env(**overrides: object) -> Settings:
-        env = os.environ
-        values: dict[str, object] = {
-            "database_url": env.get("MIAI_DATABASE_URL", ""),
-            "data_dir": Path(env.get("MIAI_DATA_DIR", "data")),
-            "host": env.get("MIAI_HOST", "127.0.0.1"),
-            "port": int(env.get("MIAI_PORT", "8000")),
-            "secret_key": env.get("MIAI_SECRET_KEY", DEV_SECRET),
-            "environment": env.get("MIAI_ENV", "development"),
-            "base_url": env.get("MIAI_BASE_URL", ""),
-            "redis_url": env.get("MIAI_REDIS_URL", ""),
-            "smtp_host": env.get("MIAI_SMTP_HOST", ""),
-            "smtp_port": int(env.get("MIAI_SMTP_PORT", "25")),
-            "smtp_user": env.get("MIAI_SMTP_USER", ""),
-            "smtp_password": env.get("MIAI_SMTP_PASSWORD", ""),
-            "smtp_starttls": env.get("MIAI_SMTP_STARTTLS", "") in {"1", "true", "yes"},
-            "mail_from": env.get("MIAI_MAIL_FROM", "miai@localhost"),
-            "confirm_window_seconds": int(env.get("MIAI_CONFIRM_WINDOW", "300")),
-            "argon2_time_cost": int(env.get("MIAI_ARGON2_TIME_COST", "3")),
-            "argon2_memory_kib": int(env.get("MIAI_ARGON2_MEMORY_KIB", "65536")),
-            "admins": tuple(a.strip().lower() for a in env.get("MIAI_ADMINS", "").split(",") if a.strip()),
-        }
+    @classmethod
+    def from_env(cls, **overrides: Any) -> Settings:
+        """The settings from the MIAI_ variables; keyword overrides win. Raises SettingsError."""
+        for variable, replacement in RETIRED.items():
+            if os.environ.get(variable):
+                log.warning("%s is no longer read: %s", variable, replacement)
+        by_variable = {env_name(name).lower(): name for name in cls.model_fields}
+        found = EnvSettingsSource(cls)()
+        values = {by_variable.get(key.lower(), key): value for key, value in found.items()}
         values.update(overrides)
-        if not values["base_url"]:
-            values["base_url"] = f"http://{values['host']}:{values['port']}"
-        return Settings(**values)  # type: ignore[arg-type]
+        try:
+            return cls(**values)
+        except ValidationError as err:
+            raise SettingsError(describe(err)) from None
+
+
+def env_name(field: str) -> str:
+    """The environment variable of a field: its alias, or MIAI_ and its name in capitals."""
+    alias = Settings.model_fields[field].validation_alias
+    return alias if isinstance(alias, str) else PREFIX + field.upper()
+
+
+def describe(err: ValidationError) -> str:
+    """A validation error as one line: `MIAI_PORT='abc': Input should be a valid integer; ...`."""
+    by_alias = {env_name(name): name for name in Settings.model_fields}
+    parts = []
+    for problem in err.errors():
+        field = str(problem["loc"][0]) if problem["loc"] else ""
+        field = by_alias.get(field, field)
+        known = field in Settings.model_fields
+        name = env_name(field) if known else field
+        shown = known and Settings.model_fields[field].repr and problem["type"] != "missing"
+        value = repr(problem["input"])
+        value = value if len(value) <= 80 else value[:77] + "..."
+        where = f"{name}={value}" if shown else name
+        message = problem["msg"].removeprefix("Value error, ")
+        if problem["type"] == "extra_forbidden":
+            message = "not a setting"
+        parts.append(f"{where}: {message}" if where else message)
+    return "; ".join(parts)
 
 
 def random_token() -> str:

@@ -1,40 +1,59 @@
-"""Accounts API: register, log in and out, the current user, settings and personal API tokens."""
+"""Accounts API: register, log in and out, the current user, settings, personal API tokens, password change
+and reset, e-mail address verification."""
 
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Literal
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Path, Request, Response
 from pydantic import BaseModel, Field
 
-from miai.server.api.deps import COOKIE, DB, CurrentViewer, MaybeViewer
+from miai.server import account_links
+from miai.server.api.cookies import COOKIE, session_token, signed
+from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, Viewer
+from miai.server.api.inputs import Id, Line
 from miai.server.auth import (
     EMAIL,
     PALETTES,
     check_password,
     create_user,
+    hash_password,
     new_api_token,
     new_session,
     token_hash,
+    validate_password,
 )
-from miai.server.storage import repo
+from miai.server.login_limits import LoginAttempt
+from miai.server.play.notifications import Mailer
+from miai.server.ratelimit import per_address
+from miai.server.realtime.revocation import credential_key, revoke
+from miai.server.storage import accounts, repo
 from miai.server.storage.models import User
 
 router = APIRouter(tags=["accounts"])
 
+# One line of printable text each (no NUL, lone surrogate or control character); a password may hold any
+# such characters, spaces included.
+Username = Annotated[Line, Field(min_length=1, max_length=64)]
+Password = Annotated[Line, Field(min_length=1, max_length=256)]
+Email = Annotated[Line, Field(max_length=254)]
+TokenName = Annotated[Line, Field(min_length=1, max_length=64)]
+LinkToken = Annotated[Line, Field(min_length=1, max_length=128, description="the token of a mailed link")]
+
 
 class Credentials(BaseModel):
-    username: str = Field(min_length=1, max_length=64)
-    password: str = Field(min_length=1, max_length=256)
+    username: Username
+    password: Password
 
 
 class Registration(Credentials):
-    email: str | None = Field(default=None, max_length=254)
+    email: Email | None = Field(default=None, description="a verification link is mailed to it")
 
 
 class SettingsPatch(BaseModel):
-    email: str | None = Field(default=None, max_length=254)
+    email: Email | None = Field(default=None, description="'' removes it; a new address must be verified")
     email_notifications: bool | None = None
     palette: Literal["classic", "okabe-ito", "tol-bright", "tol-muted", "high-contrast"] | None = None
     one_click: bool | None = None
@@ -42,27 +61,62 @@ class SettingsPatch(BaseModel):
 
 
 class TokenRequest(BaseModel):
-    name: str = Field(min_length=1, max_length=64)
+    name: TokenName
+
+
+class PasswordChange(BaseModel):
+    current_password: Password
+    new_password: Password = Field(description="8-256 characters")
+
+
+class ResetRequest(BaseModel):
+    login: Annotated[Line, Field(min_length=1, max_length=254, description="a username or e-mail address")]
+
+
+class ResetConfirm(BaseModel):
+    token: LinkToken
+    password: Password = Field(description="the new password, 8-256 characters")
+
+
+class VerifyEmail(BaseModel):
+    token: LinkToken
+
+
+BAD_LINK = {"error": "bad_token", "message": "this link is unknown, expired or already used"}
 
 
 def user_view(user: User, private: bool = False) -> dict[str, Any]:
     view: dict[str, Any] = {"id": user.id, "username": user.username}
     if private:
-        view.update(email=user.email, settings=user.settings, is_admin=user.is_admin, palettes=list(PALETTES))
+        view.update(
+            email=user.email,
+            email_verified=user.email is not None and user.email_verified_at is not None,
+            settings=user.settings,
+            is_admin=user.is_admin,  # the stored role only (`miai admin grant`), never a name
+            palettes=list(PALETTES),
+        )
     return view
 
 
 def me_view(request: Request, user: User) -> dict[str, Any]:
-    view = user_view(user, private=True)
-    view["is_admin"] = user.is_admin or user.username.lower() in request.app.state.settings.admins
-    return view
+    return user_view(user, private=True)
+
+
+def mailer_of(request: Request) -> Mailer:
+    return request.app.state.games.mailer  # type: ignore[no-any-return]
+
+
+async def _close_sockets(request: Request, user_id: int, ended_sessions: list[str]) -> None:
+    """After the commit: the websockets opened with the ended sessions close too (in every process)."""
+    for credential in ended_sessions:
+        await revoke(request.app.state.hub, user_id, credential)
 
 
 def _login_response(response: Response, request: Request, token: str, csrf: str) -> None:
     settings = request.app.state.settings
     response.set_cookie(
         COOKIE,
-        token,
+        signed(settings.secret_key, token),
         httponly=True,
         samesite="lax",
         secure=settings.cookie_secure,
@@ -71,30 +125,33 @@ def _login_response(response: Response, request: Request, token: str, csrf: str)
     )
 
 
-@router.post("/accounts", status_code=201)
+@router.post("/accounts", status_code=201, dependencies=[per_address("register")])
 async def register(body: Registration, request: Request, response: Response, db: DB) -> dict[str, Any]:
     try:
         user = await create_user(db, body.username, body.password, body.email)
     except ValueError as err:
         raise HTTPException(422, {"error": "bad_input", "message": str(err)}) from None
+    await account_links.mail_verification(db, mailer_of(request), user)
     token, csrf = await new_session(db, user, request.app.state.settings.session_days)
     await db.commit()
     _login_response(response, request, token, csrf)
+    LoginAttempt.remember_device(request, response, user.username)  # the browser it was made in is known
     return {"user": me_view(request, user), "csrf_token": csrf}
 
 
 @router.post("/session")
 async def login(body: Credentials, request: Request, response: Response, db: DB) -> dict[str, Any]:
-    limiter = request.app.state.login_limiter
-    client = request.client.host if request.client else "unknown"
-    if not (limiter.allow(f"ip:{client}") and limiter.allow(f"user:{body.username.lower()}")):
-        raise HTTPException(
-            429, {"error": "rate_limited", "message": "too many login attempts; wait a minute"}
-        )
+    attempt = await LoginAttempt.start(request, body.username)
     user = await repo.user_by_name(db, body.username)
-    # argon2 is slow on purpose: keep it off the event loop
-    if user is None or not await asyncio.to_thread(check_password, user.password_hash, body.password):
+    # argon2 is slow on purpose: keep it off the event loop. Computer accounts never log in.
+    if (
+        user is None
+        or user.is_bot
+        or not await asyncio.to_thread(check_password, user.password_hash, body.password)
+    ):
+        await attempt.failed()
         raise HTTPException(401, {"error": "unauthorized", "message": "wrong username or password"})
+    LoginAttempt.remember_device(request, response, user.username)
     token, csrf = await new_session(db, user, request.app.state.settings.session_days)
     await db.commit()
     _login_response(response, request, token, csrf)
@@ -103,10 +160,11 @@ async def login(body: Credentials, request: Request, response: Response, db: DB)
 
 @router.delete("/session", status_code=204)
 async def logout(request: Request, response: Response, viewer: CurrentViewer, db: DB) -> None:
-    cookie = request.cookies.get(COOKIE)
+    cookie = session_token(request)
     if cookie:
         await repo.delete_session(db, token_hash(cookie))
         await db.commit()
+        await revoke(request.app.state.hub, viewer.user.id, credential_key(cookie))  # its open websockets
     response.delete_cookie(COOKIE, path="/")
 
 
@@ -128,10 +186,108 @@ async def update_settings(
     if email is not None:
         if email and not EMAIL.match(email):
             raise HTTPException(422, {"error": "bad_input", "message": "email: not an e-mail address"})
-        user.email = email or None
+        if (email or None) != user.email:  # a new address is unverified until its link is followed
+            user.email, user.email_verified_at = email or None, None
+            await accounts.void_tokens(db, user.id, account_links.VERIFY_EMAIL, datetime.now(UTC))
+            await account_links.mail_verification(db, mailer_of(request), user)
     user.settings = {**user.settings, **changes}
     await db.commit()
     return {"user": me_view(request, user)}
+
+
+@router.post("/me/email/verify")
+async def verify_email(body: VerifyEmail, request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+    """Follow the link mailed to the address: from now on Miai may send game mail there."""
+    user = await repo.user_by_id(db, viewer.user.id)
+    assert user is not None
+    if not await account_links.verify_email(db, user, body.token):
+        await db.commit()  # a link for a replaced address is used up all the same
+        raise HTTPException(400, BAD_LINK)
+    await db.commit()
+    return {"user": me_view(request, user)}
+
+
+@router.post("/me/email/verification", status_code=202)
+async def resend_verification(request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+    """Mail a new verification link for the current address (earlier links stop working)."""
+    user = await repo.user_by_id(db, viewer.user.id)
+    assert user is not None
+    if not user.email:
+        raise HTTPException(409, {"error": "conflict", "message": "there is no e-mail address to verify"})
+    if user.email_verified_at is not None:
+        raise HTTPException(409, {"error": "conflict", "message": "the e-mail address is already verified"})
+    if not await account_links.mail_verification(db, mailer_of(request), user):
+        raise HTTPException(409, {"error": "conflict", "message": "this server sends no e-mail"})
+    await db.commit()
+    return {"ok": True}
+
+
+def _own_session(request: Request, viewer: Viewer) -> str | None:
+    """The stored hash of the session this request came with (None for an API token)."""
+    cookie = session_token(request) if viewer.via_cookie else None
+    return token_hash(cookie) if cookie else None
+
+
+@router.post("/me/password")
+async def change_password(
+    body: PasswordChange, request: Request, viewer: CurrentViewer, db: DB
+) -> dict[str, Any]:
+    """A new password; every other login session of the user ends (this one stays). API tokens stay."""
+    user = await repo.user_by_id(db, viewer.user.id)
+    assert user is not None
+    try:
+        validate_password(body.new_password)
+    except ValueError as err:
+        message = "new_" + str(err)
+        raise HTTPException(422, {"error": "bad_input", "message": message}) from None
+    # A guessing oracle for whoever holds a session: limited like failed logins.
+    attempt = await LoginAttempt.for_password_change(request, user.id)
+    if not await asyncio.to_thread(check_password, user.password_hash, body.current_password):
+        await attempt.failed()
+        raise HTTPException(403, {"error": "wrong_password", "message": "the current password is wrong"})
+    user.password_hash = await asyncio.to_thread(hash_password, body.new_password)
+    ended = await accounts.end_sessions(db, user.id, keep=_own_session(request, viewer))
+    await accounts.void_tokens(db, user.id, account_links.RESET_PASSWORD, datetime.now(UTC))
+    await db.commit()
+    await _close_sockets(request, user.id, ended)
+    return {"ok": True, "sessions_ended": len(ended)}
+
+
+@router.post("/password-reset", status_code=202, dependencies=[per_address("password_reset")])
+async def request_password_reset(body: ResetRequest, request: Request, db: DB) -> dict[str, Any]:
+    """Mail a reset link (valid one hour, once) to the verified address of the account named by username or
+    address. The answer is the same whether or not such an account exists."""
+    for user in await accounts.users_for_reset(db, body.login):
+        await account_links.mail_password_reset(db, mailer_of(request), user)
+    await db.commit()
+    return {
+        "ok": True,
+        "message": "if an account with a verified e-mail address matches, a link is on its way",
+    }
+
+
+@router.post("/password-reset/confirm")
+async def confirm_password_reset(body: ResetConfirm, request: Request, db: DB) -> dict[str, Any]:
+    """Set a new password with a mailed reset link; every login session of the user ends."""
+    try:
+        validate_password(body.password)  # before the token is used up: a too-short password can be retried
+    except ValueError as err:
+        raise HTTPException(422, {"error": "bad_input", "message": str(err)}) from None
+    if not await account_links.reset_is_usable(db, body.token):
+        raise HTTPException(400, BAD_LINK)
+    await db.rollback()  # no transaction stays open while argon2 works
+    password_hash = await asyncio.to_thread(hash_password, body.password)
+    user_id = await account_links.redeem_reset(db, body.token)  # a racing use of the same link loses here
+    user = await repo.user_by_id(db, user_id) if user_id is not None else None
+    if user is None or user.is_bot:
+        await db.rollback()
+        raise HTTPException(400, BAD_LINK)
+    user.password_hash = password_hash
+    ended = await accounts.end_sessions(db, user.id)
+    await accounts.void_tokens(db, user.id, account_links.RESET_PASSWORD, datetime.now(UTC))
+    await db.commit()
+    await _close_sockets(request, user.id, ended)
+    return {"ok": True, "sessions_ended": len(ended)}
 
 
 @router.get("/me/tokens")
@@ -163,17 +319,20 @@ async def create_token(body: TokenRequest, viewer: CurrentViewer, db: DB) -> dic
 
 
 @router.delete("/me/tokens/{token_id}", status_code=204)
-async def delete_token(token_id: int, viewer: CurrentViewer, db: DB) -> None:
+async def delete_token(token_id: Id, request: Request, viewer: CurrentViewer, db: DB) -> None:
     tokens = await repo.tokens_of(db, viewer.user.id)
     record = next((t for t in tokens if t.id == token_id), None)
     if record is None:
         raise HTTPException(404, {"error": "not_found", "message": "no such token"})
     await db.delete(record)
     await db.commit()
+    await revoke(request.app.state.hub, viewer.user.id, record.token_hash)  # its open websockets
 
 
 @router.get("/users/{username}")
-async def public_profile(username: str, db: DB) -> dict[str, Any]:
+async def public_profile(
+    username: Annotated[Line, Path(min_length=1, max_length=64)], db: DB
+) -> dict[str, Any]:
     user = await repo.user_by_name(db, username)
     if user is None:
         raise HTTPException(404, {"error": "not_found", "message": f"no user {username!r}"})

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from miai.server.api.deps import DB, CurrentViewer, Viewer
 from miai.server.api.games import fail, service_of
+from miai.server.api.inputs import Id, Line, Text
 from miai.server.play import queries
 from miai.server.play.errors import CommandError
 from miai.server.play.kinds import table_of
@@ -19,12 +20,15 @@ router = APIRouter(tags=["scoring review"])
 
 
 class Flag(BaseModel):
-    comment: str = Field(min_length=1, max_length=2000)
+    comment: Text = Field(min_length=1, max_length=2000)
+
+
+Vertex = Annotated[Line, Field(min_length=2, max_length=3, description="a GTP vertex such as D4 or T19")]
 
 
 class Correction(BaseModel):
-    dead: list[str] = Field(default_factory=list, max_length=625, description="GTP vertices of dead stones")
-    note: str = Field("", max_length=2000)
+    dead: list[Vertex] = Field(default_factory=list, max_length=625, description="the dead stones")
+    note: Text = Field("", max_length=2000)
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -33,7 +37,7 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 def is_admin(request: Request, viewer: Viewer) -> bool:
-    return viewer.user.is_admin or viewer.user.username.lower() in request.app.state.settings.admins
+    return viewer.user.is_admin  # a stored role (`miai admin grant`), never a name
 
 
 def require_admin(request: Request, viewer: Viewer) -> None:
@@ -42,7 +46,7 @@ def require_admin(request: Request, viewer: Viewer) -> None:
 
 
 @router.post("/games/{game_id}/flag", status_code=201)
-async def flag_score(game_id: int, body: Flag, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def flag_score(game_id: Id, body: Flag, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     try:
         return await service_of(request).flag(viewer.user, game_id, body.comment)
     except CommandError as err:
@@ -76,7 +80,7 @@ async def flagged_games(request: Request, viewer: CurrentViewer, db: DB) -> dict
 
 
 @router.get("/admin/games/{game_id}")
-async def review_game(game_id: int, request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+async def review_game(game_id: Id, request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
     """One game for review: its snapshot, every flag (open or resolved) and the results it replaced."""
     require_admin(request, viewer)
     game = await repo.game_for_update(db, game_id)
@@ -109,7 +113,7 @@ async def review_game(game_id: int, request: Request, viewer: CurrentViewer, db:
 
 @router.post("/admin/games/{game_id}/dead-stones")
 async def correct_dead_stones(
-    game_id: int, body: Correction, request: Request, viewer: CurrentViewer
+    game_id: Id, body: Correction, request: Request, viewer: CurrentViewer
 ) -> dict[str, Any]:
     require_admin(request, viewer)
     try:

@@ -11,11 +11,11 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from miai.server.api.cookies import session_token
 from miai.server.auth import token_hash
 from miai.server.storage import repo
 from miai.server.storage.models import User
 
-COOKIE = "miai_session"
 CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
 
@@ -33,6 +33,7 @@ class Viewer:
     user: User
     via_cookie: bool
     csrf: str | None
+    credential: str = ""  # the stored hash of the token or session cookie: what revocation closes sockets by
 
 
 async def resolve_viewer(db: AsyncSession, request: Request) -> Viewer | None:
@@ -44,22 +45,24 @@ async def resolve_viewer(db: AsyncSession, request: Request) -> Viewer | None:
         if record is None:
             raise HTTPException(401, {"error": "unauthorized", "message": "unknown API token"})
         user = await repo.user_by_id(db, record.user_id)
-        if user is None:
+        if user is None or user.is_bot:  # computer accounts are never used from outside
             raise HTTPException(401, {"error": "unauthorized", "message": "unknown API token"})
         now = datetime.now(UTC)
         last = repo.utc(record.last_used_at)
         if last is None or (now - last).total_seconds() > 60:  # not a write on every request
             record.last_used_at = now
             await db.commit()
-        return Viewer(user, via_cookie=False, csrf=None)
-    cookie = request.cookies.get(COOKIE)
+        return Viewer(user, via_cookie=False, csrf=None, credential=record.token_hash)
+    cookie = session_token(request)  # None unless signed with our secret: no lookup for forgeries
     if not cookie:
         return None
     session = await repo.session_by_hash(db, token_hash(cookie))
     if session is None or (repo.utc(session.expires_at) or datetime.now(UTC)) < datetime.now(UTC):
         return None
     user = await repo.user_by_id(db, session.user_id)
-    return None if user is None else Viewer(user, via_cookie=True, csrf=session.csrf_token)
+    if user is None or user.is_bot:
+        return None
+    return Viewer(user, via_cookie=True, csrf=session.csrf_token, credential=session.token_hash)
 
 
 async def optional_viewer(request: Request, db: DB) -> Viewer | None:

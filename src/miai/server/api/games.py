@@ -2,72 +2,99 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from miai.server.api.deps import DB, CurrentViewer, MaybeViewer
+from miai.server.api.inputs import Id, Line, OptionValue, Text, Version, clean_option_names
 from miai.server.play import queries
 from miai.server.play.errors import CommandError
 from miai.server.play.kinds import GO_TEAM_NAMES, table_of
 from miai.server.play.options import TABLE_FIELDS, GoOptions, KindOptions, OptionsError, other_kinds_options
 from miai.server.play.service import GameService
+from miai.server.ratelimit import enforce, per_user, user_key
 from miai.server.storage import repo
 
 router = APIRouter(tags=["games"])
+
+# Field types shared by the HTTP bodies here and the websocket messages (realtime/messages.py).
+MoveText = Annotated[
+    Line,
+    Field(
+        min_length=1,
+        max_length=16,
+        description="the game's notation: Go D4, pass; Amazons a4-d4/d7; Hex f6, swap; Tanbo K10; or resign",
+    ),
+]
+# ASCII digits only: str.isdigit() also says yes to "²" or "٣", which int() then refuses or misreads.
+Channel = Annotated[
+    Line,
+    Field(
+        max_length=32,
+        pattern=r"^(public|team|team:[0-9]{1,19}|user:[0-9]{1,19})$",
+        description="public, team, team:N or user:ID",
+    ),
+]
+ChatText = Annotated[Text, Field(min_length=1, max_length=2000)]
+Invite = Annotated[Line, Field(max_length=64)]
+# Real numbers have a range and refuse NaN and infinities with a clear message (JSON bodies may spell them).
+Komi = Annotated[float, Field(ge=-50, le=50, allow_inf_nan=False)]
 
 
 class CreateGame(BaseModel):
     """Go's options are listed; other kinds take their own (`GET /kinds`), e.g. Hex's `opening`."""
 
     model_config = ConfigDict(extra="allow")
+    __pydantic_extra__: dict[str, OptionValue] = Field(init=False)
 
-    kind: str = Field("go", max_length=16, description="go, amazons, hex or tanbo (GET /kinds)")
+    kind: Line = Field("go", max_length=16, description="go, amazons, hex or tanbo (GET /kinds)")
     size: int = Field(9, ge=5, le=25, description="Go: default 9; other kinds: their default")
     teams: int = Field(2, ge=2, le=8)
     players_per_team: int = Field(1, ge=1, le=8)
-    preset: str = Field("", max_length=32)
-    komi: list[float] | None = Field(None, max_length=8)
+    preset: Line = Field("", max_length=32)
+    komi: list[Komi] | None = Field(None, max_length=8, description="numbers -50..50")
     ko: Literal["simple", "positional", "situational"] | None = None
     capture_points: bool | None = None
     remove_inactive_stones: bool | None = None
     move_limit: int | None = Field(None, ge=1, le=10000)
     handicap: int = Field(0, ge=0, le=9)
-    seconds_per_move: float = Field(86400, ge=2, le=30 * 86400)
+    seconds_per_move: float = Field(86400, ge=2, le=30 * 86400, allow_inf_nan=False)
     clock: Literal["none", "fischer", "byoyomi"] = "none"
-    main_time: float = Field(0, ge=0, le=30 * 86400)
-    increment: float = Field(0, ge=0, le=86400)
+    main_time: float = Field(0, ge=0, le=30 * 86400, allow_inf_nan=False)
+    increment: float = Field(0, ge=0, le=86400, allow_inf_nan=False)
     periods: int = Field(0, ge=0, le=100)
-    period_time: float = Field(0, ge=0, le=86400)
+    period_time: float = Field(0, ge=0, le=86400, allow_inf_nan=False)
     visibility: Literal["public", "private"] = "public"
     team: int | None = Field(None, ge=1, le=8, description="the creator's team; empty: assigned at random")
-    challenge: str | None = Field(None, max_length=32, description="username of the challenged player")
+    challenge: Line | None = Field(None, max_length=32, description="username of the challenged player")
     swap_match: bool = Field(False, description="with a challenge: a second game with the colours swapped")
+
+    @model_validator(mode="before")
+    @classmethod
+    def _option_names(cls, data: Any) -> Any:
+        return clean_option_names(data)
 
 
 class JoinGame(BaseModel):
     team: int | None = Field(None, ge=1, le=8)
-    invite: str | None = Field(None, max_length=64)
+    invite: Invite | None = None
 
 
 class PlayMove(BaseModel):
-    move: str = Field(
-        min_length=1,
-        max_length=16,
-        description="the game's notation: Go D4, pass; Amazons a4-d4/d7; Hex f6, swap; Tanbo K10; or resign",
-    )
-    version: int | None = Field(None, ge=0, description="the game version the move was made against")
+    move: MoveText
+    version: Version | None = Field(None, description="the game version the move was made against")
 
 
 class Resign(BaseModel):
-    version: int | None = Field(None, ge=0)
+    version: Version | None = None
 
 
 class ChatPost(BaseModel):
-    channel: str = Field("public", max_length=32)
-    text: str = Field(min_length=1, max_length=2000)
+    channel: Channel = "public"
+    text: ChatText
 
 
 def service_of(request: Request) -> GameService:
@@ -75,7 +102,9 @@ def service_of(request: Request) -> GameService:
 
 
 def fail(err: CommandError) -> HTTPException:
-    return HTTPException(err.status, err.body())
+    retry_after = err.extra.get("retry_after")  # a 429 says when to try again
+    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+    return HTTPException(err.status, err.body(), headers=headers)
 
 
 @router.get("/games")
@@ -177,6 +206,7 @@ async def create_game(body: CreateGame, request: Request, viewer: CurrentViewer,
         raise HTTPException(422, {"error": "bad_options", "message": str(err)}) from None
     challenged = None
     if body.challenge:
+        await enforce(request, "challenge", *user_key(viewer.user.id))
         challenged = await repo.user_by_name(db, body.challenge)
         if challenged is None:
             raise HTTPException(404, {"error": "not_found", "message": f"no user {body.challenge!r}"})
@@ -203,11 +233,11 @@ async def create_game(body: CreateGame, request: Request, viewer: CurrentViewer,
 
 @router.get("/games/{game_id}")
 async def get_game(
-    game_id: int,
+    game_id: Id,
     request: Request,
     viewer: MaybeViewer,
     db: DB,
-    invite: str | None = Query(None, max_length=64),
+    invite: Invite | None = None,
 ) -> dict[str, Any]:
     user_id = viewer.user.id if viewer else None
     try:
@@ -219,11 +249,11 @@ async def get_game(
 
 @router.get("/games/{game_id}/events")
 async def get_events(
-    game_id: int,
+    game_id: Id,
     viewer: MaybeViewer,
     db: DB,
-    since: int = Query(0, ge=0),
-    invite: str | None = Query(None, max_length=64),
+    since: Version = 0,
+    invite: Invite | None = None,
 ) -> dict[str, Any]:
     user_id = viewer.user.id if viewer else None
     try:
@@ -241,36 +271,36 @@ async def _run(request: Request, action: str, *args: Any) -> Any:
 
 
 @router.post("/games/{game_id}/join")
-async def join_game(game_id: int, body: JoinGame, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def join_game(game_id: Id, body: JoinGame, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     await _run(request, "join", viewer.user, game_id, body.team, body.invite)
     return {"ok": True}
 
 
 @router.post("/games/{game_id}/leave")
-async def leave_game(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def leave_game(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     await _run(request, "leave", viewer.user, game_id)
     return {"ok": True}
 
 
 @router.post("/games/{game_id}/confirm")
-async def confirm_game(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def confirm_game(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     await _run(request, "confirm", viewer.user, game_id)
     return {"ok": True}
 
 
 @router.post("/games/{game_id}/decline")
-async def decline_challenge(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def decline_challenge(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     await _run(request, "decline", viewer.user, game_id)
     return {"ok": True}
 
 
 @router.post("/games/{game_id}/moves")
-async def play_move(game_id: int, body: PlayMove, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def play_move(game_id: Id, body: PlayMove, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     return await _run(request, "move", viewer.user, game_id, body.move, body.version)  # type: ignore[no-any-return]
 
 
 @router.post("/games/{game_id}/resign")
-async def resign(game_id: int, body: Resign, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def resign(game_id: Id, body: Resign, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     return await _run(request, "move", viewer.user, game_id, "resign", body.version)  # type: ignore[no-any-return]
 
 
@@ -279,23 +309,23 @@ class DrawVote(BaseModel):
 
 
 @router.post("/games/{game_id}/draw")
-async def agree_draw(game_id: int, body: DrawVote, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def agree_draw(game_id: Id, body: DrawVote, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     """Offer, accept or withdraw an agreed draw (games with more than two colours)."""
     return await _run(request, "draw", viewer.user, game_id, body.accept)  # type: ignore[no-any-return]
 
 
-@router.post("/games/{game_id}/chat", status_code=201)
-async def post_chat(game_id: int, body: ChatPost, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+@router.post("/games/{game_id}/chat", status_code=201, dependencies=[per_user("chat")])
+async def post_chat(game_id: Id, body: ChatPost, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     return await _run(request, "chat", viewer.user, game_id, body.channel, body.text)  # type: ignore[no-any-return]
 
 
 @router.get("/games/{game_id}/sgf")
 async def download_sgf(
-    game_id: int,
+    game_id: Id,
     request: Request,
     viewer: MaybeViewer,
     db: DB,
-    invite: str | None = Query(None, max_length=64),
+    invite: Invite | None = None,
 ) -> Response:
     user_id = viewer.user.id if viewer else None
     try:

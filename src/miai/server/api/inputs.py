@@ -10,25 +10,33 @@ error (websocket), never a 500.
 from __future__ import annotations
 
 import math
-import unicodedata
-from typing import Annotated
+import re
+from typing import Annotated, Any
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, PlainValidator
 
-MAX_ID = 2**63 - 1  # the largest id or version any database here stores (BIGINT)
+MAX_ID = 2**63 - 1  # a whole number a client may send at all (64-bit signed)
+# Ids and versions are INTEGER columns (32-bit signed on PostgreSQL): a larger one is never looked up.
+MAX_KEY = 2**31 - 1
 LINE_BREAKS = frozenset("\n\r\t")
+MAX_OPTION_NAME = 32
+MAX_OPTION_TEXT = 64
+
+# Unicode category Cc (C0 controls, DEL, C1 controls) and the surrogate range: one search, so a clean text
+# (the common case, e.g. every move on the hot path) costs a single regex scan.
+_REFUSED = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
 
 
 def clean_text(value: str, multiline: bool = False) -> str:
     """The text itself, or ValueError saying which character is refused (and where)."""
-    for index, char in enumerate(value):
+    for found in _REFUSED.finditer(value):
+        char, index = found.group(), found.start()
         code = ord(char)
         if 0xD800 <= code <= 0xDFFF:
             raise ValueError(f"a lone surrogate (U+{code:04X}) at position {index} is not text")
         if multiline and char in LINE_BREAKS:
             continue
-        if unicodedata.category(char) == "Cc":  # NUL, other C0/C1 controls, DEL
-            raise ValueError(f"control character U+{code:04X} at position {index} is not allowed")
+        raise ValueError(f"control character U+{code:04X} at position {index} is not allowed")
     return value
 
 
@@ -50,9 +58,46 @@ def _finite(value: float) -> float:
 Line = Annotated[str, AfterValidator(_one_line)]
 # Chat messages, comments, notes: may hold line breaks and tabs.
 Text = Annotated[str, AfterValidator(_lines)]
-# A database id (path or body): 1 .. 2**63-1.
-Id = Annotated[int, Field(ge=1, le=MAX_ID)]
-# A game version or ply the client saw: 0 .. 2**63-1.
-Version = Annotated[int, Field(ge=0, le=MAX_ID)]
+# A database id (path or body): 1 .. 2**31-1.
+Id = Annotated[int, Field(ge=1, le=MAX_KEY)]
+# A game version or ply the client saw: 0 .. 2**31-1.
+Version = Annotated[int, Field(ge=0, le=MAX_KEY)]
 # A real number that must be finite (komi, seconds).
 Finite = Annotated[float, Field(allow_inf_nan=False), AfterValidator(_finite)]
+
+def _option_value(value: Any) -> bool | int | float | str | None:
+    if value is None or isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        if not -MAX_ID - 1 <= value <= MAX_ID:
+            raise ValueError("a whole number must fit in 64 bits")
+        return value
+    if isinstance(value, float):
+        return _finite(value)
+    if isinstance(value, str):
+        if len(value) > MAX_OPTION_TEXT:
+            raise ValueError(f"a text option is at most {MAX_OPTION_TEXT} characters")
+        return clean_text(value)
+    raise ValueError("an option is a flag, a number or a short text")
+
+
+# The value of an option another game kind defines (Hex's `opening`, ...), sent as an extra body field:
+# a flag, a 64-bit whole number, a finite number or a short line of text; the kind then checks it against
+# its offers. One validator (not a union) so that a refusal is one clear sentence.
+OptionValue = Annotated[
+    Any, PlainValidator(_option_value, json_schema_input_type=bool | int | float | str | None)
+]
+
+
+def clean_option_names(data: Any) -> Any:
+    """A `model_validator(mode="before")` for bodies with extra fields: their names must be short clean lines,
+    because they are echoed in error messages (and a lone surrogate cannot be encoded as UTF-8)."""
+    if isinstance(data, dict):
+        for name in data:
+            if not isinstance(name, str) or len(name) > MAX_OPTION_NAME:
+                raise ValueError(f"an option name is at most {MAX_OPTION_NAME} characters")
+            try:
+                clean_text(name)
+            except ValueError as err:
+                raise ValueError(f"option name: {err}") from None
+    return data

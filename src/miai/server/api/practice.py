@@ -2,41 +2,70 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request
-from pydantic import BaseModel, ConfigDict, Field
+from fastapi import APIRouter, HTTPException, Request
+from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validator
 
 from miai.server.api.deps import DB, CurrentViewer, MaybeViewer
-from miai.server.api.games import fail
+from miai.server.api.games import Invite, Komi, fail
+from miai.server.api.inputs import Id, Line, OptionValue, clean_option_names, clean_text
 from miai.server.play.computer import Computers, area
 from miai.server.play.errors import CommandError
 from miai.server.play.options import GoOptions, KindOptions, OptionsError
+from miai.server.ratelimit import per_user
 
 router = APIRouter(tags=["computer"])
 PRACTICE_SIZES = (7, 9, 13, 19)
 
 
+MAX_ENGINE_NAME = 32
+
+
+def _computer_level(value: Any) -> int | str:
+    """A computer level 1..10, or the name of an external engine configured by the operator."""
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 10:
+        return value
+    if isinstance(value, str) and 1 <= len(value) <= MAX_ENGINE_NAME:
+        return clean_text(value)
+    raise ValueError(f"level must be 1..10 or an engine name of 1..{MAX_ENGINE_NAME} characters")
+
+
+# One validator (not a union of two) so that a refusal is one sentence.
+Level = Annotated[
+    int | str,
+    PlainValidator(
+        _computer_level,
+        json_schema_input_type=Annotated[int, Field(ge=1, le=10)]
+        | Annotated[str, Field(min_length=1, max_length=MAX_ENGINE_NAME)],
+    ),
+]
+
+
 class PracticeGame(BaseModel):
     model_config = ConfigDict(extra="allow")  # other kinds' own options, e.g. Hex's `opening`
+    __pydantic_extra__: dict[str, OptionValue] = Field(init=False)
 
-    kind: str = Field("go", max_length=16, description="go, amazons, hex or tanbo (GET /kinds)")
-    size: int = Field(9, description="Go: 7, 9, 13 or 19 (Dgo's sizes); other kinds: their default")
+    kind: Line = Field("go", max_length=16, description="go, amazons, hex or tanbo (GET /kinds)")
+    size: int = Field(9, ge=2, le=26, description="Go: 7, 9, 13 or 19 (Dgo's sizes); other kinds: theirs")
     mode: Literal["computer", "local"] = "computer"
-    colour: str = Field(
+    colour: Line = Field(
         "first", max_length=16, description="yours: first, second, random, or a team name (black, white)"
     )
-    level: int | str = Field(
-        1, description="1..10, or the name of an external engine configured by the operator"
-    )
+    level: Level = Field(1, description="1..10, or the name of an external engine configured by the operator")
     handicap: int = Field(0, ge=0, le=9)
-    preset: str = Field("dgo", max_length=32)
-    komi: float | None = Field(None, ge=-50, le=50)
+    preset: Line = Field("dgo", max_length=32)
+    komi: Komi | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _option_names(cls, data: Any) -> Any:
+        return clean_option_names(data)
 
 
 class ComputerSeat(BaseModel):
     team: int | None = Field(None, ge=1, le=8)
-    level: int | str = 1
+    level: Level = 1
 
 
 def computers(request: Request) -> Computers:
@@ -77,7 +106,7 @@ def practice_options(body: PracticeGame) -> GoOptions | KindOptions:
     )
 
 
-@router.post("/practice", status_code=201)
+@router.post("/practice", status_code=201, dependencies=[per_user("practice")])
 async def create_practice_game(body: PracticeGame, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     try:
         options = practice_options(body)
@@ -91,7 +120,7 @@ async def create_practice_game(body: PracticeGame, request: Request, viewer: Cur
 
 @router.post("/games/{game_id}/computer")
 async def add_computer_player(
-    game_id: int, body: ComputerSeat, request: Request, viewer: CurrentViewer
+    game_id: Id, body: ComputerSeat, request: Request, viewer: CurrentViewer
 ) -> dict[str, Any]:
     try:
         await computers(request).add_computer(viewer.user, game_id, body.team, _level(body.level))
@@ -108,33 +137,33 @@ async def _step(request: Request, action: str, game_id: int, viewer: CurrentView
 
 
 @router.post("/games/{game_id}/undo")
-async def undo(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def undo(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     """Take back your last move and the computer's replies after it."""
     return await _step(request, "undo", game_id, viewer, False)  # type: ignore[no-any-return]
 
 
 @router.post("/games/{game_id}/redo")
-async def redo(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def redo(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     return await _step(request, "redo", game_id, viewer, False)  # type: ignore[no-any-return]
 
 
 @router.post("/games/{game_id}/start")
-async def back_to_start(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def back_to_start(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     return await _step(request, "undo", game_id, viewer, True)  # type: ignore[no-any-return]
 
 
 @router.post("/games/{game_id}/end")
-async def forward_to_end(game_id: int, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def forward_to_end(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     return await _step(request, "redo", game_id, viewer, True)  # type: ignore[no-any-return]
 
 
-@router.get("/games/{game_id}/area")
+@router.get("/games/{game_id}/area", dependencies=[per_user("area")])
 async def territory_estimate(
-    game_id: int,
+    game_id: Id,
     request: Request,
     db: DB,
     viewer: MaybeViewer,
-    invite: str | None = Query(None, max_length=64),
+    invite: Invite | None = None,
 ) -> dict[str, Any]:
     """Per point (row 0 at the bottom): the estimated owner, for the "Area" view."""
     try:

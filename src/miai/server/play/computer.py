@@ -1,9 +1,9 @@
 """Computer players in server games, and the practice controls of games against the computer.
 
-Computer seats belong to bot accounts (`settings.bot_level`); after every stored command, if a computer is on
-move, a search runs in the engine process pool and its move goes through the same command stream as a
-human's. Computer turns carry no deadline, so a computer seat never times out; on start-up every game whose
-computer is on move is resumed.
+Computer seats belong to bot accounts (the stored `is_bot` flag; their engine in `settings.bot_level`); after
+every stored command, if a computer is on move, a search runs in the engine process pool and its move goes
+through the same command stream as a human's. Computer turns carry no deadline, so a computer seat never
+times out; on start-up every game whose computer is on move is resumed.
 """
 
 from __future__ import annotations
@@ -44,16 +44,26 @@ def bot_name(level: int | str, index: int) -> str:
 
 
 async def bot_user(db: AsyncSession, level: int | str, taken: set[int]) -> User:
-    """A computer account for `level` that is not yet in the game (several may play in one game)."""
+    """A computer account for `level` that is not yet in the game (several may play in one game).
+
+    Only accounts with the stored `is_bot` flag are ever used: a person holding a computer-like name (from
+    before such names were reserved) is skipped, and the computer takes the next free name.
+    """
     for index in range(16):
         name = bot_name(level, index)
         user = await repo.user_by_name(db, name)
         if user is None:
             user = User(
-                username=name, password_hash="!", settings={"bot_level": level}, created_at=datetime.now(UTC)
+                username=name,
+                password_hash="!",  # no password verifies against this; bots never log in anyway
+                is_bot=True,
+                settings={"bot_level": level},
+                created_at=datetime.now(UTC),
             )
             db.add(user)
             await db.flush()
+        elif not user.is_bot or user.settings.get("bot_level") != level:
+            continue  # a person's account, or another engine whose name shortens to the same label
         if user.id not in taken:
             return user
     raise Conflict("too many computer players of one level in this game")

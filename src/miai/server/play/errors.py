@@ -45,3 +45,10 @@ class IllegalMoveError(CommandError):
 class BadInput(CommandError):
     status = 422
     code = "bad_input"
+
+
+class NotStored(CommandError):
+    """The database refused or lost this command's writes; they were undone, nothing changed."""
+
+    status = 503
+    code = "not_stored"

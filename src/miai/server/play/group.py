@@ -9,6 +9,11 @@ accepted move is lost.
 
 A group closes when the commands queued behind it have had their turn (a "flusher" task queues after
 them on the same lock) or when it reaches `MAX_GROUP` commands.
+
+Commands are isolated inside their group: one that fails (refused by the rules, or its writes refused by
+the database) is undone alone, back to its own SAVEPOINT when the transaction already holds other commands'
+writes, and answers `NotStored`; the others are stored as if it had never run, and the shared session is
+always usable for the next command.
 """
 
 from __future__ import annotations
@@ -22,15 +27,16 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, AsyncSessionTransaction, async_sessionmaker
 
-from miai.server.play.errors import Stale
+from miai.server.play.errors import CommandError, NotStored, Stale
 from miai.server.storage import repo
 from miai.server.storage.models import Game
 
 log = logging.getLogger(__name__)
 MAX_GROUP = 100
 MAX_ROWS = 10_000  # game rows kept in the shared session
+NOT_STORED = "the server could not store this command; nothing changed"
 
 
 @dataclass
@@ -53,33 +59,76 @@ class GroupWriter:
         # a row changed by another process is caught by the version check when storing, then read afresh.
         self._rows: OrderedDict[int, Game] = OrderedDict()
         self._refresh: set[int] = set()  # games whose row must be read again
+        self._holds_writes = False  # the open transaction holds commands' ORM writes (flushed, uncommitted)
 
     @contextlib.asynccontextmanager
     async def turn(self) -> AsyncIterator[AsyncSession]:
-        """The writer's turn for one command: the shared session, inside the open group's transaction."""
+        """The writer's turn for one command: the shared session, inside the open group's transaction.
+
+        Each command is isolated from the rest of its group: when the transaction already holds other
+        commands' ORM writes, the command runs inside its own SAVEPOINT; otherwise the transaction holds
+        nothing that a rollback could lose. A command that fails (refused, or its writes refused by the
+        database) is undone alone and the session stays usable for every later command."""
         async with self._lock:
             db = self._session()
             self._wrote, self._current = False, None
+            savepoint = await db.begin_nested() if self._holds_writes else None
             try:
                 yield db
-            except BaseException:
-                # A refused command normally wrote nothing. If it did (the ORM flushed or holds changes), the
-                # group's transaction can't be trusted any more: fail the whole group, none of it is acked.
-                if self._wrote or db.new or db.dirty or db.deleted:
-                    await self._fail_all(Stale("the server could not store this command; try again"))
-                raise
-            try:
                 if db.new or db.dirty or db.deleted:
                     await db.flush()  # now, so that a later command's refusal is not blamed for them
-            except Exception:
-                await self._fail_all(Stale("the server could not store this command; try again"))
-                raise Stale("the server could not store this command; try again") from None
+                if savepoint is not None:
+                    await savepoint.commit()  # RELEASE: its writes join the group's transaction
+            except BaseException as err:
+                await self._undo_command(db, savepoint)
+                if isinstance(err, CommandError) or not isinstance(err, Exception):
+                    raise
+                log.exception("a command failed; it was undone alone")
+                raise NotStored(NOT_STORED) from None
             if self._current is not None:
                 self._current.wrote_orm = self._wrote  # its writes beyond the game row, events and moves
-            if not self._group and db.in_transaction():
-                await db.commit()  # nothing to store: end the transaction (no idle locks on PostgreSQL)
-            elif len(self._group) >= MAX_GROUP:
-                await self._commit()
+            self._holds_writes = self._holds_writes or self._wrote
+            try:
+                if not self._group and db.in_transaction():
+                    # Nothing queued: end the transaction now (no idle locks on PostgreSQL); this stores the
+                    # command's own ORM writes, if any.
+                    await db.commit()
+                    self._holds_writes = False
+                elif len(self._group) >= MAX_GROUP:
+                    await self._commit()
+            except Exception:
+                log.exception("storing a command failed")
+                await self._rollback(db)
+                raise NotStored(NOT_STORED) from None
+
+    async def _undo_command(self, db: AsyncSession, savepoint: AsyncSessionTransaction | None) -> None:
+        """Undo the current command alone: back to its savepoint, or (when the transaction held no other
+        command's writes) roll the transaction back. Other commands' queued writes stay queued."""
+        member = self._current
+        if member is not None and member in self._group:
+            self._group.remove(member)
+            _fail(member, NotStored(NOT_STORED))
+        self._current = None
+        if savepoint is not None:
+            try:
+                await savepoint.rollback()  # also after a failed flush, which leaves it inactive
+                return
+            except Exception:
+                log.exception("rolling back to a command's savepoint failed")
+            # The transaction itself is broken: nothing of the group's ORM writes can be kept.
+            await self._fail_all(NotStored(NOT_STORED))
+            return
+        if self._wrote or db.new or db.dirty or db.deleted or not db.is_active:
+            await self._rollback(db)
+
+    async def _rollback(self, db: AsyncSession) -> None:
+        """Roll the open transaction back. It held no queued command's ORM writes (see `turn`), so the
+        group's queued writes are kept; the rows held in the session are read afresh."""
+        with contextlib.suppress(Exception):
+            await db.rollback()
+        self._holds_writes = False
+        self._rows.clear()
+        db.expunge_all()
 
     async def game(self, db: AsyncSession, game_id: int) -> Game | None:
         """The game's row: from the shared session when it holds it (no SQL), else read."""
@@ -150,6 +199,7 @@ class GroupWriter:
         group, self._group = self._group, []
         if not group:
             return
+        self._holds_writes = False  # the transaction ends here, committed or rolled back
         db = self._session()
         try:
             try:
@@ -212,6 +262,7 @@ class GroupWriter:
     async def _fail_all(self, error: Exception) -> None:
         group, self._group = self._group, []
         self._rows.clear()
+        self._holds_writes = False
         if self._db is not None:
             with contextlib.suppress(Exception):
                 await self._db.rollback()

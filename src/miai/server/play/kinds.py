@@ -12,6 +12,7 @@ order; Go's core tracks that itself, for the other kinds it follows from how man
 
 from __future__ import annotations
 
+import logging
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -25,6 +26,7 @@ from miai.server.play.judging import judge
 from miai.server.play.options import GoOptions, KindOptions, load_options
 from miai.server.play.views import AGREED_DRAW, AUTO_PASS, final_result, move_text, position_view
 
+log = logging.getLogger(__name__)
 # Go's colours as the UI's classic palette names them; more teams than names are "Team N".
 GO_TEAM_NAMES = ("Black", "White", "Red", "Blue", "Green", "Yellow", "Purple", "Orange")
 LEVELS = range(1, 11)  # Miai's own levels; external engines play Go only
@@ -125,6 +127,28 @@ class GoTable(Table):
 
     def team_names(self) -> list[str]:
         return [GO_TEAM_NAMES[t] if t < len(GO_TEAM_NAMES) else f"Team {t + 1}" for t in range(self.go.teams)]
+
+    def level(self, level: int | str) -> int | str:
+        """Miai's levels 1..10, or an external engine the operator configured, by name or level number.
+
+        Anything else is refused here, before a game exists: an unknown engine would leave the game hanging.
+        """
+        from miai.engines.levels import external_engines
+
+        if isinstance(level, str) and level.strip().isdigit():
+            level = int(level.strip())
+        if isinstance(level, int) and level in LEVELS:
+            return level
+        try:
+            engines = external_engines()
+        except ValueError as err:  # MIAI_EXTERNAL_ENGINES is malformed: offer Miai's own levels only
+            log.warning("external engines unavailable: %s", err)
+            engines = []
+        if any(level in (engine.name, engine.level) for engine in engines):
+            return level
+        names = [engine.name for engine in engines]
+        offered = "1..10" + "".join(f", {name}" for name in names)
+        raise BadInput(f"no computer level {level!r}: choose {offered}", available=[*LEVELS, *names])
 
     def replay(self, state: GoState, text: str) -> GoState:
         if text == AUTO_PASS:

@@ -1,43 +1,97 @@
-"""E-mails about games, written to the stored outbox in the same transaction as the event they announce."""
+"""E-mails about games, written to the stored outbox in the same transaction as the event they announce.
+
+Each mail has a unique key (its outbox row's `dedupe_key`, "KIND:..."): a notification that can happen again
+in the same game carries the game's version in its key, so storing it never collides with an earlier one.
+Challenge mails are capped per sender and per recipient (counted in the outbox, so the caps hold across
+server processes): challenges cannot be used to mail-bomb somebody.
+"""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+import math
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from miai.server.play.errors import CommandError
+from miai.server.storage import repo
 from miai.server.storage.models import Game, OutboxMail, User
+
+CHALLENGE = "challenge"
+# (mails, window): a sender past the first cap is refused (HTTP 429, nothing created); a recipient past the
+# second gets the challenge on the dashboard without a mail, so nobody can use up another player's mail.
+CHALLENGES_PER_SENDER = (5, timedelta(hours=1))
+CHALLENGES_PER_RECIPIENT = (2, timedelta(days=1))
+
+
+def system_now() -> datetime:
+    return datetime.now(UTC)
+
+
+class TooManyChallenges(CommandError):
+    status = 429
+    code = "rate_limited"
+
+    def __init__(self, retry_after: int) -> None:
+        count, window = CHALLENGES_PER_SENDER
+        super().__init__(
+            f"you have challenged {count} players by e-mail in the last {_duration(window)}; "
+            f"try again in {retry_after} s",
+            retry_after=retry_after,
+        )
+        self.retry_after = retry_after
+
+
+def _duration(window: timedelta) -> str:
+    hours = window.total_seconds() / 3600
+    return f"{hours:g} hours" if hours != 1 else "hour"
 
 
 class Mailer:
     """Queues notifications for users who enabled them; does nothing when SMTP is not configured."""
 
-    def __init__(self, enabled: bool, base_url: str) -> None:
+    def __init__(self, enabled: bool, base_url: str, now: Callable[[], datetime] = system_now) -> None:
         self.enabled = enabled
         self.base_url = base_url.rstrip("/")
+        self.now = now
 
-    def _queue(self, db: AsyncSession, user: User, key: str, subject: str, body: str) -> None:
-        if not self.enabled or not user.email or not user.settings.get("email_notifications", True):
-            return
+    def _add(
+        self, db: AsyncSession, address: str, key: str, subject: str, body: str, sender: User | None = None
+    ) -> None:
+        """Store one mail in the outbox (no checks: the callers decide whether this address gets it)."""
         db.add(
             OutboxMail(
                 dedupe_key=key,
-                to_address=user.email,
+                kind=key.partition(":")[0][:16],
+                sender_id=sender.id if sender is not None else None,
+                to_address=address,
                 subject=subject,
                 body=body,
-                created_at=datetime.now(UTC),
+                created_at=self.now(),
             )
         )
+
+    def _queue(
+        self, db: AsyncSession, user: User, key: str, subject: str, body: str, sender: User | None = None
+    ) -> None:
+        # game notifications go only to an address its owner has verified
+        if not self.enabled or not user.email or user.email_verified_at is None:
+            return
+        if not user.settings.get("email_notifications", True):
+            return
+        self._add(db, user.email, key, subject, body, sender)
 
     def link(self, game: Game) -> str:
         return f"{self.base_url}/games/{game.id}"
 
-    def your_turn(self, db: AsyncSession, user: User, game: Game, ply: int) -> None:
+    def your_turn(self, db: AsyncSession, user: User, game: Game, version: int) -> None:
+        """`version`: the game's version after the command that made it the user's turn."""
         self._queue(
             db,
             user,
-            f"turn:{game.id}:{ply}:{user.id}",
+            f"turn:{game.id}:v{version}:{user.id}",
             f"Miai: your turn in game {game.id}",
             f"Hello {user.username},\n\nit is your turn in game {game.id}.\n{self.link(game)}\n",
         )
@@ -51,21 +105,72 @@ class Mailer:
             f"Hello {user.username},\n\ngame {game.id} has started.\n{self.link(game)}\n",
         )
 
-    def game_finished(self, db: AsyncSession, user: User, game: Game, result: dict[str, Any] | None) -> None:
+    def game_finished(
+        self, db: AsyncSession, user: User, game: Game, result: dict[str, Any] | None, version: int
+    ) -> None:
+        """`version`: the game's version after the command that ended it (a practice game may end twice)."""
         winners = ", ".join(f"team {t}" for t in (result or {}).get("winners", [])) or "nobody"
         self._queue(
             db,
             user,
-            f"finished:{game.id}:{user.id}",
+            f"finished:{game.id}:v{version}:{user.id}",
             f"Miai: game {game.id} has finished",
             f"Hello {user.username},\n\ngame {game.id} has finished. Winner: {winners}.\n{self.link(game)}\n",
         )
 
-    def challenge(self, db: AsyncSession, user: User, by: User, game: Game) -> None:
+    async def challenge(self, db: AsyncSession, user: User, by: User, game: Game) -> None:
+        """Mail `user` that `by` challenges them, within the caps; TooManyChallenges (roll back: nothing is
+        created) when `by` is over theirs. Call it after the game's row is written: on SQLite that write
+        holds the database's write lock, on PostgreSQL both users' rows are locked, so the counts hold
+        against concurrent challenges from other processes."""
+        if not self.enabled:
+            return
+        await repo.lock_users(db, [user.id, by.id])
+        now = self.now()
+        limit, window = CHALLENGES_PER_SENDER
+        recent = await repo.mail_times(db, CHALLENGE, now - window, limit, sender_id=by.id)
+        if len(recent) >= limit:
+            raise TooManyChallenges(max(1, math.ceil((min(recent) + window - now).total_seconds())))
+        limit, window = CHALLENGES_PER_RECIPIENT
+        received = await repo.mail_times(db, CHALLENGE, now - window, limit, to_address=user.email or "")
+        if len(received) >= limit:
+            return  # the challenge still shows on the recipient's dashboard
         self._queue(
             db,
             user,
-            f"challenge:{game.id}:{user.id}",
+            f"{CHALLENGE}:{game.id}:{user.id}",
             f"Miai: {by.username} challenges you",
             f"Hello {user.username},\n\n{by.username} challenges you to game {game.id}.\n{self.link(game)}\n",
+            sender=by,
+        )
+
+    # ---------------------------------------------------------------- account mail (identity engineer)
+
+    def _account_mail(self, db: AsyncSession, user: User, key: str, subject: str, body: str) -> None:
+        """Password reset and address verification: sent whatever the notification setting (the caller
+        decides whether the address may receive it: miai.server.account_links)."""
+        if not self.enabled or not user.email:
+            return
+        self._add(db, user.email, key, subject, body)
+
+    def password_reset(self, db: AsyncSession, user: User, key: str, link: str) -> None:
+        self._account_mail(
+            db,
+            user,
+            key,
+            "Miai: reset your password",
+            f"Hello {user.username},\n\nsomebody (hopefully you) asked to reset your Miai password. "
+            f"This link sets a new one; it works once, within an hour:\n{link}\n\nIf it was not you, "
+            "ignore this mail: your password stays as it is.\n",
+        )
+
+    def verify_email(self, db: AsyncSession, user: User, key: str, link: str) -> None:
+        self._account_mail(
+            db,
+            user,
+            key,
+            "Miai: confirm your e-mail address",
+            f"Hello {user.username},\n\nplease confirm that this is your address; Miai sends you no "
+            f"other mail until you do. The link works once, within two days (log in first):\n{link}\n\n"
+            "If you have no Miai account, ignore this mail.\n",
         )

@@ -108,7 +108,7 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
 
 def _computer_level(user: User | None) -> int | str | None:
     """The level of a computer player (a bot account), None for people."""
-    level = user.settings.get("bot_level") if user is not None else None
+    level = user.settings.get("bot_level") if user is not None and user.is_bot else None
     return level if isinstance(level, int | str) and level != "" else None
 
 

@@ -26,7 +26,6 @@ from miai.core.go import TIMEOUT, DeadStones, GoState
 from miai.core.go.vertex import parse_point
 from miai.server.play.errors import (
     BadInput,
-    CommandError,
     Conflict,
     Forbidden,
     IllegalMoveError,
@@ -126,8 +125,9 @@ class GameService:
                 tx = Tx(db, game, game.version)
                 try:
                     yield tx
-                except CommandError:
-                    # Refused, perhaps against a row another process has moved on: read it again next time.
+                except BaseException:
+                    # Refused, perhaps against a row another process has moved on, or undone (see
+                    # GroupWriter.turn): read the row again next time.
                     self._group.forget(game_id)
                     raise
                 writes = self._writes(tx)
@@ -236,8 +236,10 @@ class GameService:
 
     async def _bots_of(self, db: AsyncSession, seats: dict[tuple[int, int], int]) -> dict[int, int | str]:
         users = await repo.users_by_ids(db, sorted(set(seats.values())))
-        # A level is a number, or the name of an external engine (MIAI_EXTERNAL_ENGINES).
-        return {uid: u.settings["bot_level"] for uid, u in users.items() if u.settings.get("bot_level")}
+        # A level is a number, or the name of an external engine (MIAI_EXTERNAL_ENGINES); only flagged
+        # computer accounts have one (a person's settings never make them a computer).
+        bots = {uid: u for uid, u in users.items() if u.is_bot}
+        return {uid: u.settings["bot_level"] for uid, u in bots.items() if u.settings.get("bot_level")}
 
     async def close(self) -> None:
         """Wait for the last group of commands to be stored (server shutdown)."""
@@ -295,8 +297,8 @@ class GameService:
                 )
             )
             game.version = 1
-            if challenge is not None:
-                self.mailer.challenge(db, challenge, user, game)
+            if challenge is not None and match_of is None:  # one mail for a match's two games
+                await self.mailer.challenge(db, challenge, user, game)
             await db.commit()
             game_id = game.id
         await self.hub.publish(Message("lobby", "lobby", {"game_id": game_id}))
@@ -337,7 +339,7 @@ class GameService:
                 self._assign_seats(players, options)
                 users = await repo.users_by_ids(tx.db, [p.user_id for p in players])
                 for p in players:  # computer players confirm at once
-                    if users[p.user_id].settings.get("bot_level"):
+                    if users[p.user_id].is_bot:
                         p.confirmed = True
                 deadline = self.now() + timedelta(seconds=self.confirm_window)
                 tx.changes.update(status="confirming", deadline_at=deadline)
@@ -435,13 +437,14 @@ class GameService:
             },
         )
         users = await repo.users_by_ids(tx.db, [p.user_id for p in players])
-        for user in users.values():
-            self.mailer.game_started(tx.db, user, tx.game)
         tx.new_live = Live(tx.version, state, seats, table, bots)
         self._ping_players(tx, seats)
-        next_user = users.get(on_move["user_id"])
-        if next_user is not None:
-            self.mailer.your_turn(tx.db, next_user, tx.game, 0)
+        if _mails_players(tx.new_live):
+            for user in users.values():
+                self.mailer.game_started(tx.db, user, tx.game)
+            next_user = users.get(on_move["user_id"])
+            if next_user is not None:
+                self.mailer.your_turn(tx.db, next_user, tx.game, tx.version + len(tx.events))
 
     @staticmethod
     def _on_move(table: Table, state: Any, seats: dict[tuple[int, int], int]) -> dict[str, Any]:
@@ -596,8 +599,8 @@ class GameService:
             changes.update(status="finished", result=result, finished_at=now, deadline_at=None)
             tx.event("finished", {"result": result})
             users = await repo.users_by_ids(tx.db, list(set(live.seats.values())))
-            for u in users.values():
-                self.mailer.game_finished(tx.db, u, game, result)
+            for u in users.values() if _mails_players(live) else ():
+                self.mailer.game_finished(tx.db, u, game, result, tx.version + len(tx.events))
             tx.notices.append(Message("lobby", "lobby", {"game_id": game.id}))
         else:
             team_clock = _clock_from(clocks[str(on_move["team"])])
@@ -607,10 +610,11 @@ class GameService:
             tx.events[-1][1]["deadline"] = deadline.isoformat()
             tx.events[-1][1]["clocks"] = clocks
             next_user = None
-            if self.mailer.enabled and on_move.get("user_id") not in (None, *live.bots):
+            mails = self.mailer.enabled and _mails_players(live)
+            if mails and on_move.get("user_id") not in (None, *live.bots):
                 next_user = await repo.user_by_id(tx.db, on_move["user_id"])
             if next_user is not None:
-                self.mailer.your_turn(tx.db, next_user, game, state.plies)
+                self.mailer.your_turn(tx.db, next_user, game, tx.version + len(tx.events))
         tx.changes.update(changes)
         self._ping_players(tx, live.seats)
         tx.new_live = Live(tx.version, state, live.seats, table, live.bots)
@@ -708,6 +712,13 @@ class GameService:
 
         async with self.command(game_id) as tx:
             return await post(tx, user, channel, text, self.now())
+
+
+def _mails_players(live: Live) -> bool:
+    """Game mails are for games between people: against the computer (a practice game, or every other seat a
+    computer's) the player is at the board and the computer answers at once."""
+    people = {user_id for user_id in live.seats.values() if user_id not in live.bots}
+    return len(people) > 1 and not live.table.options.practice
 
 
 def _seat_map(players: list[GamePlayer], options: TableOptions, creator: int) -> dict[tuple[int, int], int]:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 from typing import Any
 from urllib.parse import urlsplit
@@ -20,13 +19,25 @@ from miai.server.api.deps import Viewer, resolve_viewer
 from miai.server.play import queries
 from miai.server.play.errors import CommandError
 from miai.server.play.service import GameService
-from miai.server.realtime.hub import Hub, visible
+from miai.server.ratelimit import rate_limits_of, user_key
+from miai.server.realtime.hub import Hub, Subscription, resync_notice, visible
+from miai.server.realtime.messages import (
+    BadMessage,
+    ChatMessage,
+    MoveMessage,
+    PingMessage,
+    ResignMessage,
+    parse_game_message,
+    parse_socket_target,
+    parse_user_message,
+)
 from miai.server.storage import repo
 
 log = logging.getLogger(__name__)
 router = APIRouter()
 MAX_MISSED = 500
-MAX_MESSAGE = 8192
+UNSUPPORTED_DATA = 1003  # the close code for a binary frame (RFC 6455)
+BAD_QUERY = 4422  # the close code for a game id or `since` outside its range
 
 
 def _same_origin(websocket: WebSocket) -> bool:
@@ -49,14 +60,24 @@ async def _viewer(websocket: WebSocket) -> Viewer | None:
 
 
 @router.websocket("/games/{game_id}/ws")
-async def game_socket(websocket: WebSocket, game_id: int) -> None:
+async def game_socket(websocket: WebSocket, game_id: str) -> None:
+    """Validates the game id and `since` (closing with 4422 when they are out of range), then serves."""
+    try:
+        number, since = parse_socket_target(game_id, websocket.query_params.get("since"))
+    except BadMessage as err:
+        await websocket.accept()  # accept first so that the client sees the close code
+        await websocket.close(code=BAD_QUERY, reason=str(err)[:120])
+        return
+    await _game_socket(websocket, number, since)
+
+
+async def _game_socket(websocket: WebSocket, game_id: int, since: int | None) -> None:
     app = websocket.app
     hub: Hub = app.state.hub
     service: GameService = app.state.games
     viewer = await _viewer(websocket)
     user_id = viewer.user.id if viewer else None
     invite = websocket.query_params.get("invite")
-    since_text = websocket.query_params.get("since")
     async with app.state.sessions() as db:
         try:
             await queries.load_visible_game(db, game_id, user_id, invite)
@@ -67,8 +88,9 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
             return
         team = queries.viewer_team(await repo.players_of(db, game_id), user_id)
     await websocket.accept()
-    async with hub.subscribe(f"game:{game_id}") as sub:
-        last = await _catch_up(websocket, service, game_id, user_id, invite, since_text)
+    async with hub.subscribe(f"game:{game_id}", owner=_owner(viewer)) as sub:
+        await _check_not_revoked(websocket, viewer, sub)
+        last = await _catch_up(websocket, service, game_id, user_id, invite, since)
         receiver = asyncio.create_task(_receive(websocket, service, viewer, game_id))
         receiver.add_done_callback(lambda _task: sub.wake())
         try:
@@ -78,7 +100,7 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
                     break
                 if sub.overflowed:
                     sub.overflowed = False
-                    last = await _catch_up(websocket, service, game_id, user_id, invite, str(last))
+                    last = await _catch_up(websocket, service, game_id, user_id, invite, last)
                     continue
                 if message.v is not None and message.v <= last:
                     continue
@@ -89,12 +111,38 @@ async def game_socket(websocket: WebSocket, game_id: int) -> None:
                     await websocket.send_text(message.wire_text)
                 if message.v is not None:
                     last = message.v
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):  # RuntimeError: the receiver closed it (binary frame)
             pass
         finally:
             receiver.cancel()
             with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
                 await receiver
+            await _close_if_revoked(websocket, sub)
+
+
+def _owner(viewer: Viewer | None) -> tuple[int, str] | None:
+    """What makes a socket revocable (see revocation.py): its user and credential."""
+    return (viewer.user.id, viewer.credential) if viewer is not None and viewer.credential else None
+
+
+async def _check_not_revoked(websocket: WebSocket, viewer: Viewer | None, sub: Subscription) -> None:
+    """A revocation committed between authenticating this socket and subscribing it could not close it:
+    look once more, now that any later revocation will."""
+    if viewer is None or not viewer.credential:
+        return
+    async with websocket.app.state.sessions() as db:
+        if viewer.via_cookie:
+            gone = await repo.session_by_hash(db, viewer.credential) is None
+        else:
+            gone = await repo.token_by_hash(db, viewer.credential) is None
+    if gone:
+        sub.revoke()
+
+
+async def _close_if_revoked(websocket: WebSocket, sub: Subscription) -> None:
+    if sub.close_code is not None and websocket.application_state == WebSocketState.CONNECTED:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await websocket.close(code=sub.close_code, reason="your login or token was revoked")
 
 
 async def _catch_up(
@@ -103,12 +151,11 @@ async def _catch_up(
     game_id: int,
     user_id: int | None,
     invite: str | None,
-    since_text: str | None,
+    since: int | None,
 ) -> int:
     """Send what the client missed since its version, or a full snapshot; returns the version sent."""
     async with websocket.app.state.sessions() as db:
         game = await queries.load_visible_game(db, game_id, user_id, invite)
-        since = int(since_text) if since_text and since_text.isdigit() else None
         if since is not None and since <= game.version and game.version - since <= MAX_MISSED:
             for event in await queries.visible_events(db, game, since, user_id):
                 await websocket.send_json(event)
@@ -121,52 +168,56 @@ async def _catch_up(
 async def _receive(websocket: WebSocket, service: GameService, viewer: Viewer | None, game_id: int) -> None:
     """Client commands: move, resign, chat, ping. Each gets an ack or an error carrying the client's id."""
     while True:
-        raw = await websocket.receive_text()
-        request_id: Any = None
+        text = await _receive_text(websocket)
+        if text is None:
+            return
+        request_id: int | str | None = None
         try:
-            if len(raw) > MAX_MESSAGE:
-                raise ValueError("message too long")
-            message = json.loads(raw)
-            if not isinstance(message, dict) or not isinstance(message.get("t"), str):
-                raise ValueError('a message is an object {"t": type, "d": data, "id": your id}')
-            request_id = message.get("id")
-            data = message.get("d") or {}
-            if not isinstance(data, dict):
-                raise ValueError('"d" must be an object')
-            reply = await _command(service, viewer, game_id, message["t"], data)
+            message = parse_game_message(text)
+            request_id = message.id
+            if message.t == "chat" and viewer is not None:  # the same per-user limit as HTTP chat
+                await rate_limits_of(websocket.app).hit("chat", *user_key(viewer.user.id))
+            reply = await _command(service, viewer, game_id, message)
             await _send(websocket, {"t": "ack", "d": {"id": request_id, **reply}})
+        except BadMessage as err:
+            await _send(websocket, {"t": "error", "d": err.body()})
         except CommandError as err:
             await _send(websocket, {"t": "error", "d": {"id": request_id, **err.body()}})
-        except (ValueError, TypeError) as err:
-            await _send(
-                websocket,
-                {"t": "error", "d": {"id": request_id, "error": "bad_message", "message": str(err)}},
-            )
+        except Exception:
+            # A server fault on one command (the command stream has undone it) answers that command alone;
+            # the socket stays open for the next one.
+            log.exception("a websocket command failed in game %s", game_id)
+            failed = {"error": "server_error", "message": "the server failed on this command; try again"}
+            await _send(websocket, {"t": "error", "d": {"id": request_id, **failed}})
+
+
+async def _receive_text(websocket: WebSocket) -> str | None:
+    """The next text frame; None when it was a binary frame, after closing the socket with 1003."""
+    frame = await websocket.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000), frame.get("reason"))
+    text = frame.get("text")
+    if text is None:
+        await websocket.close(code=UNSUPPORTED_DATA, reason="binary frames are not accepted; send JSON text")
+        return None
+    return str(text)
 
 
 async def _command(
-    service: GameService, viewer: Viewer | None, game_id: int, kind: str, data: dict[str, Any]
+    service: GameService,
+    viewer: Viewer | None,
+    game_id: int,
+    message: MoveMessage | ResignMessage | ChatMessage | PingMessage,
 ) -> dict[str, Any]:
-    if kind == "ping":
+    if isinstance(message, PingMessage):
         return {"pong": True}
     if viewer is None:
-        raise ValueError("log in (cookie) or pass ?token= to send commands")
-    version = data.get("v")
-    if version is not None and not isinstance(version, int):
-        raise ValueError('"v" must be an integer version')
-    if kind == "move":
-        move = data.get("move")
-        if not isinstance(move, str) or not 1 <= len(move) <= 16:
-            raise ValueError('"move" must be 1..16 characters: D4, pass, a4-d4/d7, f6, swap, resign, ...')
-        return await service.move(viewer.user, game_id, move, version)
-    if kind == "resign":
-        return await service.move(viewer.user, game_id, "resign", version)
-    if kind == "chat":
-        channel, text = data.get("channel", "public"), data.get("text")
-        if not isinstance(channel, str) or not isinstance(text, str):
-            raise ValueError('chat needs "channel" and "text" strings')
-        return {"message": await service.chat(viewer.user, game_id, channel, text)}
-    raise ValueError(f"unknown message type {kind!r}; use move, resign, chat or ping")
+        raise BadMessage("log in (cookie) or pass ?token= to send commands", message.id)
+    if isinstance(message, MoveMessage):
+        return await service.move(viewer.user, game_id, message.d.move, message.d.v)
+    if isinstance(message, ResignMessage):
+        return await service.move(viewer.user, game_id, "resign", message.d.v if message.d else None)
+    return {"message": await service.chat(viewer.user, game_id, message.d.channel, message.d.text)}
 
 
 async def _send(websocket: WebSocket, payload: dict[str, Any]) -> None:
@@ -184,7 +235,9 @@ async def user_socket(websocket: WebSocket) -> None:
         return
     await websocket.accept()
     hub: Hub = websocket.app.state.hub
-    async with hub.subscribe(f"user:{viewer.user.id}", "lobby") as sub:
+    topic = f"user:{viewer.user.id}"
+    async with hub.subscribe(topic, "lobby", owner=_owner(viewer)) as sub:
+        await _check_not_revoked(websocket, viewer, sub)
         reader = asyncio.create_task(_drain(websocket))
         reader.add_done_callback(lambda _task: sub.wake())
         try:
@@ -192,6 +245,9 @@ async def user_socket(websocket: WebSocket) -> None:
                 message = await sub.get()
                 if message is None or reader.done():
                     break
+                if sub.overflowed:  # notices were lost (a full queue, Redis away): the client re-fetches all
+                    sub.overflowed = False
+                    message = resync_notice(topic)
                 await websocket.send_text(message.wire_text)
         except WebSocketDisconnect:
             pass
@@ -199,14 +255,18 @@ async def user_socket(websocket: WebSocket) -> None:
             reader.cancel()
             with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
                 await reader
+            await _close_if_revoked(websocket, sub)
 
 
 async def _drain(websocket: WebSocket) -> None:
+    """The user socket's only command: ping, answered with pong; anything else gets a `bad_message` error."""
     while True:
-        text = await websocket.receive_text()
+        text = await _receive_text(websocket)
+        if text is None:
+            return
         try:
-            message = json.loads(text)
-        except ValueError:
+            parse_user_message(text)
+        except BadMessage as err:
+            await _send(websocket, {"t": "error", "d": err.body()})
             continue
-        if isinstance(message, dict) and message.get("t") == "ping":
-            await websocket.send_json({"t": "pong", "d": {}})
+        await _send(websocket, {"t": "pong", "d": {}})

@@ -6,7 +6,7 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
+from sqlalchemy import event, text
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
@@ -42,13 +42,24 @@ def alembic_config() -> Config:
     return config
 
 
+# Key of the PostgreSQL advisory lock that serialises migrations ("miai" in ASCII): any fixed number would do.
+MIGRATION_LOCK = 0x6D696169
+
+
 def _upgrade(connection: Connection) -> None:
+    # Several processes starting at once (`miai serve --workers 4`, replicas) migrate one at a time: the first
+    # creates the schema, the others wait here, then find it at head and do nothing. Both locks are held until
+    # this transaction ends, so a commit, a rollback or a lost connection releases them.
+    if connection.dialect.name == "postgresql":
+        connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+    elif connection.dialect.name == "sqlite":
+        connection.exec_driver_sql("BEGIN IMMEDIATE")  # the write lock now, not at the first write
     config = alembic_config()
     config.attributes["connection"] = connection
     command.upgrade(config, "head")
 
 
 async def migrate(engine: AsyncEngine) -> None:
-    """Create or upgrade the schema to the newest migration."""
+    """Create or upgrade the schema to the newest migration, one process at a time."""
     async with engine.begin() as connection:
         await connection.run_sync(_upgrade)

@@ -15,6 +15,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -34,7 +35,10 @@ class User(Base):
     username: Mapped[str] = mapped_column(String(32), unique=True, index=True)
     email: Mapped[str | None] = mapped_column(String(254), default=None)
     password_hash: Mapped[str] = mapped_column(String(255))
-    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)
+    is_admin: Mapped[bool] = mapped_column(Boolean, default=False)  # granted by `miai admin grant`
+    # computer and engine players: never a person, never logged into; names do not decide this
+    is_bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    email_verified_at: Mapped[datetime | None] = mapped_column(default=None)  # of the current `email`
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime]
 
@@ -47,6 +51,21 @@ class Session(Base):
     csrf_token: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime]
     expires_at: Mapped[datetime]
+
+
+class AccountToken(Base):
+    """A single-use link token mailed to a user (password reset, e-mail verification); its hash only."""
+
+    __tablename__ = "account_tokens"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    purpose: Mapped[str] = mapped_column(String(16))  # reset_password | verify_email
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    email: Mapped[str | None] = mapped_column(String(254), default=None)  # the address a verification is for
+    created_at: Mapped[datetime]
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class ApiToken(Base):
@@ -150,13 +169,20 @@ class ChatMessage(Base):
 
 
 class OutboxMail(Base):
-    """E-mail waiting to be sent; `dedupe_key` makes sure one notification is stored once."""
+    """E-mail waiting to be sent; `dedupe_key` makes sure one notification is stored once.
+
+    Pending: neither `sent_at` nor `failed_at`. A failed attempt sets `next_attempt_at` (back-off) and, the
+    first time, `give_up_at`; an attempt failing after that is the last one (`failed_at`), see
+    notify/outbox.py.
+    """
 
     __tablename__ = "outbox"
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     dedupe_key: Mapped[str] = mapped_column(String(128), unique=True)
-    to_address: Mapped[str] = mapped_column(String(254))
+    kind: Mapped[str] = mapped_column(String(16), default="", server_default="")  # turn, challenge, ...
+    sender_id: Mapped[int | None] = mapped_column(Integer, default=None, index=True)  # who caused it
+    to_address: Mapped[str] = mapped_column(String(254), index=True)
     subject: Mapped[str] = mapped_column(String(200))
     body: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime]
@@ -164,6 +190,9 @@ class OutboxMail(Base):
     claimed_until: Mapped[datetime | None] = mapped_column(default=None)  # a sender's lease on this mail
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     last_error: Mapped[str | None] = mapped_column(Text, default=None)
+    next_attempt_at: Mapped[datetime | None] = mapped_column(default=None)  # None: at once
+    give_up_at: Mapped[datetime | None] = mapped_column(default=None)
+    failed_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class ScoreFlag(Base):

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import Any, Literal, cast
 
-from sqlalchemy import Table, and_, bindparam, delete, func, insert, or_, select, update
+from sqlalchemy import ColumnElement, Table, and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from miai.server.storage.models import (
@@ -261,30 +261,30 @@ async def chat_for(
 # ----------------------------------------------------------------------------------------- outbox
 
 
+def _mail_pending() -> ColumnElement[bool]:
+    return and_(OutboxMail.sent_at.is_(None), OutboxMail.failed_at.is_(None))
+
+
+def _lease_free(now: datetime) -> ColumnElement[bool]:
+    return or_(OutboxMail.claimed_until.is_(None), OutboxMail.claimed_until < now)
+
+
 async def claim_mail(
-    db: AsyncSession, now: datetime, lease_until: datetime, limit: int = 20
+    db: AsyncSession, now: datetime, lease_until: datetime, limit: int = 10
 ) -> list[OutboxMail]:
-    """Take a lease on unsent mail so no other sender (process) sends it at the same time."""
-    query = (
-        select(OutboxMail.id)
-        .where(
-            OutboxMail.sent_at.is_(None),
-            OutboxMail.attempts < 10,
-            or_(OutboxMail.claimed_until.is_(None), OutboxMail.claimed_until < now),
-        )
-        .order_by(OutboxMail.id)
-        .limit(limit)
+    """Take a lease on mail that is due so no other sender (process) sends it at the same time."""
+    due = and_(
+        _mail_pending(),
+        or_(OutboxMail.next_attempt_at.is_(None), OutboxMail.next_attempt_at <= now),
+        _lease_free(now),
     )
+    query = select(OutboxMail.id).where(due).order_by(OutboxMail.id).limit(limit)
     ids = [row[0] for row in (await db.execute(query)).all()]
     claimed = []
     for mail_id in ids:
         result = await db.execute(
             update(OutboxMail)
-            .where(
-                OutboxMail.id == mail_id,
-                OutboxMail.sent_at.is_(None),
-                or_(OutboxMail.claimed_until.is_(None), OutboxMail.claimed_until < now),
-            )
+            .where(OutboxMail.id == mail_id, due)
             .values(claimed_until=lease_until, attempts=OutboxMail.attempts + 1)
             .execution_options(synchronize_session=False)
         )
@@ -296,17 +296,97 @@ async def claim_mail(
 
 
 async def mark_sent(db: AsyncSession, mail_id: int, now: datetime) -> None:
-    await db.execute(update(OutboxMail).where(OutboxMail.id == mail_id).values(sent_at=now, last_error=None))
-
-
-async def mark_failed(db: AsyncSession, mail_id: int, error: str) -> None:
     await db.execute(
-        update(OutboxMail).where(OutboxMail.id == mail_id).values(claimed_until=None, last_error=error[:2000])
+        update(OutboxMail)
+        .where(OutboxMail.id == mail_id)
+        .values(sent_at=now, claimed_until=None, next_attempt_at=None, last_error=None)
     )
 
 
-async def mail_exists(db: AsyncSession, key: str) -> bool:
-    return (await db.execute(select(OutboxMail.id).where(OutboxMail.dedupe_key == key))).first() is not None
+async def mark_retry(
+    db: AsyncSession, mail_id: int, error: str, retry_at: datetime, give_up_at: datetime
+) -> None:
+    """An attempt failed: try again at `retry_at`; `give_up_at` is kept from the first failure."""
+    await db.execute(
+        update(OutboxMail)
+        .where(OutboxMail.id == mail_id)
+        .values(
+            claimed_until=None,
+            last_error=error[:2000],
+            next_attempt_at=retry_at,
+            give_up_at=func.coalesce(OutboxMail.give_up_at, give_up_at),
+        )
+    )
+
+
+async def mark_failed(db: AsyncSession, mail_id: int, error: str, now: datetime) -> None:
+    """The last attempt failed: the mail stays, failed, for an operator to see and retry."""
+    await db.execute(
+        update(OutboxMail)
+        .where(OutboxMail.id == mail_id)
+        .values(claimed_until=None, last_error=error[:2000], next_attempt_at=None, failed_at=now)
+    )
+
+
+MailState = Literal["pending", "failed", "sent"]
+
+
+async def mails(
+    db: AsyncSession, states: Sequence[MailState], limit: int, before_id: int | None = None
+) -> list[OutboxMail]:
+    """Mail in the given states, newest first; `before_id` pages on."""
+    conditions = {
+        "pending": _mail_pending(),
+        "failed": OutboxMail.failed_at.is_not(None),
+        "sent": OutboxMail.sent_at.is_not(None),
+    }
+    query = select(OutboxMail).where(or_(*(conditions[state] for state in states)))
+    if before_id is not None:
+        query = query.where(OutboxMail.id < before_id)
+    return list((await db.execute(query.order_by(OutboxMail.id.desc()).limit(limit))).scalars())
+
+
+async def retry_mail(db: AsyncSession, mail_ids: Sequence[int] | None) -> list[int]:
+    """Failed or pending mail (`None`: every failed mail) becomes due now, with a new day of retries.
+    Returns the ids it applies to; sent mail is never sent again."""
+    which = OutboxMail.failed_at.is_not(None) if mail_ids is None else OutboxMail.id.in_(mail_ids)
+    query = select(OutboxMail.id).where(which, OutboxMail.sent_at.is_(None)).order_by(OutboxMail.id)
+    ids = [row[0] for row in (await db.execute(query)).all()]
+    if ids:
+        await db.execute(
+            update(OutboxMail)
+            .where(OutboxMail.id.in_(ids), OutboxMail.sent_at.is_(None))
+            .values(failed_at=None, next_attempt_at=None, give_up_at=None)
+            .execution_options(synchronize_session=False)
+        )
+    return ids
+
+
+async def mail_times(
+    db: AsyncSession,
+    kind: str,
+    since: datetime,
+    limit: int,
+    sender_id: int | None = None,
+    to_address: str | None = None,
+) -> list[datetime]:
+    """When the latest (at most `limit`) mails of a kind since a moment were queued, by one sender or to one
+    address: the mail-bomb caps."""
+    query = select(OutboxMail.created_at).where(OutboxMail.kind == kind, OutboxMail.created_at >= since)
+    if sender_id is not None:
+        query = query.where(OutboxMail.sender_id == sender_id)
+    if to_address is not None:
+        query = query.where(OutboxMail.to_address == to_address)
+    rows = (await db.execute(query.order_by(OutboxMail.created_at.desc()).limit(limit))).scalars()
+    return [cast(datetime, utc(moment)) for moment in rows]
+
+
+async def lock_users(db: AsyncSession, user_ids: Sequence[int]) -> None:
+    """Lock users' rows until the transaction ends (PostgreSQL; SQLite has one writer at a time anyway), in
+    id order so that two transactions locking the same users never deadlock. FOR NO KEY UPDATE: rows that
+    merely refer to these users (a new game's creator) take a KEY SHARE lock, which this does not wait for."""
+    for user_id in sorted(set(user_ids)):
+        await db.execute(select(User.id).where(User.id == user_id).with_for_update(key_share=True))
 
 
 async def expire_sessions(db: AsyncSession, now: datetime) -> None:

@@ -1,6 +1,7 @@
 // Boot and routing: one page per path, links handled in place, the navigation bar, the user's live feed.
 import { get } from './api.js';
 import { clear, h, link, toast } from './dom.js';
+import { forgotPasswordPage, resetPasswordPage, verifyEmailPage } from './pages/account.js';
 import { adminPage, adminReviewPage } from './pages/admin.js';
 import { createPage } from './pages/create.js';
 import { dashboardPage } from './pages/dashboard.js';
@@ -21,6 +22,9 @@ const ROUTES = [
   [/^\/admin\/games\/(?<id>\d+)$/, adminReviewPage, 'Review'],
   [/^\/login$/, loginPage, 'Log in'],
   [/^\/register$/, registerPage, 'Register'],
+  [/^\/forgot-password$/, forgotPasswordPage, 'Forgotten password'],
+  [/^\/reset-password$/, resetPasswordPage, 'New password'],
+  [/^\/verify-email$/, verifyEmailPage, 'Confirm e-mail'],
 ];
 
 const main = document.getElementById('main');

@@ -34,7 +34,7 @@ export async function loginPage(main, params, query) {
     fields: [input('username', 'Username', { autocomplete: 'username' }), input('password', 'Password', { type: 'password', autocomplete: 'current-password' })],
     submit: 'Log in',
     action: (v) => login(v('username'), v('password')),
-    other: ['No account yet? ', link(`/register${location.search}`, 'Register')],
+    other: ['No account yet? ', link(`/register${location.search}`, 'Register'), ' · ', link('/forgot-password', 'Forgotten password?')],
   });
 }
 
@@ -44,7 +44,7 @@ export async function registerPage(main, params, query) {
     fields: [
       input('username', 'Username', { autocomplete: 'username', pattern: '[A-Za-z0-9_\\-]{3,32}', title: '3-32 letters, digits, _ or -' }),
       input('password', 'Password', { type: 'password', autocomplete: 'new-password', minlength: '8' }),
-      h('div.field', h('label', { for: 'email' }, 'E-mail (optional, for notifications)'), h('input#email', { type: 'email', autocomplete: 'email' })),
+      h('div.field', h('label', { for: 'email' }, 'E-mail (optional, for notifications and a forgotten password; a confirmation link is mailed to it)'), h('input#email', { type: 'email', autocomplete: 'email' })),
     ],
     submit: 'Register',
     action: (v) => register(v('username'), v('password'), v('email').trim()),

@@ -2,6 +2,7 @@
 import { clear, h, link, toast } from '../dom.js';
 import { PALETTES, PALETTE_TITLES, swatch } from '../palette.js';
 import { saveSettings, session, settings } from '../session.js';
+import { emailStatus, passwordForm } from './account.js';
 
 export async function settingsPage(main) {
   if (!session.user) {
@@ -21,7 +22,8 @@ export async function settingsPage(main) {
     h('h1', 'Settings'),
     h('p.muted', `Logged in as ${session.user.username}.`),
     h('div.field', h('label', { for: 'email' }, 'E-mail address'),
-      h('input#email', { type: 'email', value: session.user.email || '', autocomplete: 'email', placeholder: 'none' })),
+      h('input#email', { type: 'email', value: session.user.email || '', autocomplete: 'email', placeholder: 'none' }),
+      h('span#email-status-box', emailStatus())),
     check('email-notifications', 'E-mail me when it is my turn, when games start and finish, and about challenges', s.email_notifications),
     h('div.field', h('label', { for: 'palette' }, 'Stone colours'), paletteSel, preview,
       h('small.muted', 'Every colour also carries its own shape, so the board never depends on hue alone.')),
@@ -41,10 +43,11 @@ export async function settingsPage(main) {
         one_click: form.querySelector('#one-click').checked,
         coordinates: form.querySelector('#coordinates').checked,
       });
+      clear(form.querySelector('#email-status-box'), emailStatus()); // a new address is not confirmed yet
       toast('Settings saved.');
     } catch (err) {
       error.textContent = err.message;
     }
   });
-  clear(main, form);
+  clear(main, form, passwordForm());
 }

@@ -1,0 +1,82 @@
+"""Single-use links mailed to a user: password reset (one hour) and e-mail address verification (two days).
+
+The link carries a random token after `#`, so it never reaches a server log or a Referer header; the
+database keeps only the token's SHA-256, its purpose, expiry and when it was used. A token is used by one
+conditional UPDATE, so it works once even when two requests race.
+"""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime, timedelta
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from miai.server.auth import token_hash
+from miai.server.play.notifications import Mailer
+from miai.server.storage import accounts
+from miai.server.storage.models import AccountToken, User
+
+RESET_PASSWORD = "reset_password"
+VERIFY_EMAIL = "verify_email"
+LIFETIMES = {RESET_PASSWORD: timedelta(hours=1), VERIFY_EMAIL: timedelta(days=2)}
+PAGES = {RESET_PASSWORD: "reset-password", VERIFY_EMAIL: "verify-email"}
+
+
+async def _issue(
+    db: AsyncSession, mailer: Mailer, user: User, purpose: str, email: str | None
+) -> tuple[int, str]:
+    """A new token for `purpose` (earlier ones of the user stop working): its row id and the link to mail."""
+    now = datetime.now(UTC)
+    await accounts.void_tokens(db, user.id, purpose, now)
+    token = secrets.token_urlsafe(32)
+    row = AccountToken(
+        user_id=user.id,
+        purpose=purpose,
+        token_hash=token_hash(token),
+        email=email,
+        created_at=now,
+        expires_at=now + LIFETIMES[purpose],
+    )
+    db.add(row)
+    await db.flush()
+    return row.id, f"{mailer.base_url}/{PAGES[purpose]}#token={token}"
+
+
+async def mail_password_reset(db: AsyncSession, mailer: Mailer, user: User) -> bool:
+    """Mail a reset link to the user's verified address; False (and nothing stored) when there is none."""
+    if not mailer.enabled or user.is_bot or not user.email or user.email_verified_at is None:
+        return False
+    row_id, link = await _issue(db, mailer, user, RESET_PASSWORD, user.email)
+    mailer.password_reset(db, user, f"{RESET_PASSWORD}:{row_id}", link)
+    return True
+
+
+async def mail_verification(db: AsyncSession, mailer: Mailer, user: User) -> bool:
+    """Mail a link that verifies the user's current address; False when there is no address or no mail."""
+    if not mailer.enabled or user.is_bot or not user.email:
+        return False
+    row_id, link = await _issue(db, mailer, user, VERIFY_EMAIL, user.email)
+    mailer.verify_email(db, user, f"{VERIFY_EMAIL}:{row_id}", link)
+    return True
+
+
+async def verify_email(db: AsyncSession, user: User, token: str) -> bool:
+    """Mark the user's address verified if `token` is their unused, unexpired link for that very address."""
+    now = datetime.now(UTC)
+    used = await accounts.redeem_token(db, token_hash(token), VERIFY_EMAIL, now, user_id=user.id)
+    if used is None or used[1] is None or used[1] != user.email:
+        return False  # an unknown, expired or used link, or one for an address the user has since replaced
+    user.email_verified_at = now
+    return True
+
+
+async def reset_is_usable(db: AsyncSession, token: str) -> bool:
+    """A cheap check before the slow password hash: made-up tokens cost the server nothing more."""
+    return await accounts.token_is_usable(db, token_hash(token), RESET_PASSWORD, datetime.now(UTC))
+
+
+async def redeem_reset(db: AsyncSession, token: str) -> int | None:
+    """The id of the user a valid reset token belongs to (the token is used up), else None."""
+    used = await accounts.redeem_token(db, token_hash(token), RESET_PASSWORD, datetime.now(UTC))
+    return None if used is None else used[0]
