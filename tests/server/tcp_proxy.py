@@ -2,8 +2,10 @@
 
 It stands in front of a real service (the shared Redis) so that tests can take the service away from a
 server without stopping it: `cut()` resets every live connection and refuses new ones, `restore()` listens
-again on the same port. `TcpProxy` runs in the caller's event loop; `ThreadedTcpProxy` runs one in a thread
-of its own, for tests that drive real server processes with blocking clients.
+again on the same port; `stall()` keeps every connection open but lets nothing through (a link dropped
+without a close), `unstall()` lets data through again. `TcpProxy` runs in the caller's event loop;
+`ThreadedTcpProxy` runs one in a thread of its own, for tests that drive real server processes with
+blocking clients.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ class TcpProxy:
         self._server: asyncio.Server | None = None
         self._writers: set[asyncio.StreamWriter] = set()
         self._pipes: set[asyncio.Task[None]] = set()
+        self.stalled = False
 
     async def start(self) -> int:
         await self._listen()
@@ -47,6 +50,12 @@ class TcpProxy:
         if self._server is None:
             await self._listen()
 
+    def stall(self) -> None:
+        self.stalled = True
+
+    def unstall(self) -> None:
+        self.stalled = False
+
     async def close(self) -> None:
         await self.cut()
         if self._pipes:
@@ -67,6 +76,8 @@ class TcpProxy:
     async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         try:
             while data := await reader.read(65536):
+                if self.stalled:
+                    continue  # swallowed: neither side hears of it
                 writer.write(data)
                 await writer.drain()
         except (ConnectionError, OSError):

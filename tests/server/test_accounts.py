@@ -144,8 +144,9 @@ def test_a_password_reset_link_works_once_within_the_hour(client: TestClient) ->
     assert too_short.status_code == 422  # refused before the link is used up
     done = confirm(client, latest, "battery staple")
     assert done.status_code == 200, done.text
+    assert done.json()["tokens_deleted"] == 1
     assert me(client, old_session) == 401  # every session ended
-    assert alice.get("/api/v1/me").status_code == 200  # API tokens are not sessions: they stay
+    assert alice.get("/api/v1/me").status_code == 401  # and every API token: whoever took the account over
     again = confirm(client, latest, "another password")
     assert again.status_code == 400 and again.json()["error"] == "bad_token"
     log_in(client, "alice", "battery staple")
@@ -308,3 +309,32 @@ def test_a_password_may_hold_any_printable_characters(client: TestClient) -> Non
     response = client.post("/api/v1/accounts", json={"username": "uma", "password": password})
     assert response.status_code == 201, response.text
     log_in(client, "uma", password)
+
+
+# ------------------------------------------------------------------------------- no mail bombs
+
+
+def test_verification_links_cannot_fill_a_strangers_inbox(client: TestClient) -> None:
+    """Typing someone else's address again and again, or asking for the link again, mails it at most three
+    times a day (per address, and per account)."""
+    value, csrf = sign_up(client, "mallory", "victim@example.org")
+    headers = with_session(value, csrf)
+    for address in ["other@example.org", "victim@example.org"] * 3:
+        changed = client.patch("/api/v1/me/settings", json={"email": address}, headers=headers)
+        assert changed.status_code == 200, changed.text  # the address is saved all the same
+    for _ in range(3):
+        again = client.post("/api/v1/me/email/verification", headers=headers)
+        assert again.status_code in {202, 429}, again.text
+    assert again.status_code == 429 and again.json()["error"] == "rate_limited"
+    assert 1 <= int(again.headers["Retry-After"]) <= 86400
+    assert len(mails(client, "victim@example.org")) <= 3
+    assert len(mails(client, "other@example.org")) + len(mails(client, "victim@example.org")) <= 3
+
+
+def test_reset_links_are_capped_per_address_without_saying_so(client: TestClient) -> None:
+    address = "alice@example.org"
+    register(client, "alice", address)  # verified
+    for _ in range(6):
+        answer = client.post("/api/v1/password-reset", json={"login": "alice"})
+        assert answer.status_code == 202
+    assert len([m for m in mails(client, address) if m.kind == "reset_password"]) == 3

@@ -28,7 +28,7 @@ def test_without_redis_every_check_is_ok_and_redis_is_off(client: TestClient) ->
     assert ready.json() == {"ok": True, "database": "ok", "redis": "off"}
 
 
-def test_a_server_whose_redis_is_unreachable_starts_degraded_and_is_not_ready(
+def test_a_server_whose_redis_is_unreachable_starts_degraded_and_stays_ready(
     database_url: str, tmp_path: Path
 ) -> None:
     nothing_listens = f"redis://127.0.0.1:{free_port()}/0"
@@ -43,10 +43,8 @@ def test_a_server_whose_redis_is_unreachable_starts_degraded_and_is_not_ready(
         )
         assert client.get("/api/v1/health/live").status_code == 200
         ready = client.get("/api/v1/health/ready")
-        assert ready.status_code == 503
-        assert ready.json()["error"] == "not_ready"
+        assert ready.status_code == 200  # it serves: Redis away must not take every process out of rotation
         assert (ready.json()["database"], ready.json()["redis"]) == ("ok", "down")
-        assert "redis" in ready.json()["message"]
         # And it serves, degraded: a stored move is acknowledged and reaches this process's own sockets.
         alice, bob = register(client, "alice"), register(client, "bob")
         gid = start_two_player_game(alice, bob)

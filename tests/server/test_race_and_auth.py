@@ -194,7 +194,7 @@ def test_cookie_writes_need_the_csrf_token(client: TestClient) -> None:
 
 def test_login_is_rate_limited(database_url: str, tmp_path: Path) -> None:
     settings = make_settings(
-        database_url, tmp_path, rate_limits_enabled=True, rate_limit_login_failures="3/minute"
+        database_url, tmp_path, rate_limits_enabled=True, rate_limit_login_checks="3/minute"
     )
     app = create_app(settings, background=False)
     with TestClient(app) as client:

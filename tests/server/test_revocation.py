@@ -91,18 +91,26 @@ def test_logging_out_closes_the_sessions_websockets(client: TestClient) -> None:
         assert _close_code(bob_user, USER_PING) is None
 
 
-@pytest.mark.parametrize("credential", ["", "\x00", "\ud800", "x" * 10_000])
-def test_a_socket_without_a_valid_credential_is_not_revocable_by_anything(
+@pytest.mark.parametrize("credential", ["\x00", "\ud800", "x" * 10_000, "miai_revoked"])
+def test_a_socket_with_an_unknown_token_is_closed_4401_as_http_answers_401(
     client: TestClient, credential: str
 ) -> None:
-    """Hostile tokens on the query string: the game socket treats them as anonymous and never registers
-    them, so revoking a real token leaves it open."""
+    """An unknown (or revoked) token is refused, never quietly taken as a spectator's socket: a client
+    whose token was revoked learns it at once instead of watching without noticing."""
     alice = register(client, f"alice{uuid.uuid4().hex[:6]}")
     gid = alice.ok("/api/v1/games", {"size": 9, "team": 1})["id"]
     token = quote(credential, errors="surrogatepass")
-    with client.websocket_connect(f"/api/v1/games/{gid}/ws?token={token}") as anonymous:
+    assert client.get(f"/api/v1/me?token={token}").status_code == 401
+    for url in (f"/api/v1/games/{gid}/ws?token={token}", f"/api/v1/ws?token={token}"):
+        with client.websocket_connect(url) as refused:
+            with pytest.raises(WebSocketDisconnect) as closed:
+                refused.receive_json()
+            assert closed.value.code == 4401
+
+
+def test_a_socket_without_any_token_is_a_spectators(client: TestClient) -> None:
+    alice = register(client, f"alice{uuid.uuid4().hex[:6]}")
+    gid = alice.ok("/api/v1/games", {"size": 9, "team": 1})["id"]
+    with client.websocket_connect(f"/api/v1/games/{gid}/ws?token=") as anonymous:
         snapshot = anonymous.receive_json()
         assert snapshot["t"] == "snapshot" and snapshot["d"]["you"] is None
-        deleted = alice.client.delete(f"/api/v1/me/tokens/{_token_id(alice)}", headers=alice.headers)
-        assert deleted.status_code == 204
-        assert _close_code(anonymous, GAME_PING) is None

@@ -63,3 +63,13 @@ def test_hostile_levels_are_refused_cleanly(client: TestClient, level: Any) -> N
     response = client.post("/api/v1/practice", content=body, headers=headers)
     assert response.status_code == 422, response.text
     assert response.json()["error"] in {"bad_input", "bad_options"}
+
+
+@pytest.mark.parametrize("level", ["²", "٣", "１"])
+def test_levels_written_in_other_digits_are_no_levels(client: TestClient, level: str) -> None:
+    """`str.isdigit` takes superscripts and other scripts' digits, and int() then fails or reads them."""
+    alice = register(client, "alice")
+    refused_naming_the_levels(alice.post("/api/v1/practice", {"size": 9, "level": level}), [])
+    gid = alice.ok("/api/v1/games", {"size": 9, "team": 1})["id"]
+    refused_naming_the_levels(alice.post(f"/api/v1/games/{gid}/computer", {"level": level}), [])
+    assert alice.post("/api/v1/practice", {"size": 9, "level": " 3 ", "colour": "black"}).status_code == 201

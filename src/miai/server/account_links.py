@@ -13,14 +13,42 @@ from datetime import UTC, datetime, timedelta
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.server.auth import token_hash
+from miai.server.play.errors import CommandError
 from miai.server.play.notifications import Mailer
-from miai.server.storage import accounts
+from miai.server.storage import accounts, repo
 from miai.server.storage.models import AccountToken, User
 
 RESET_PASSWORD = "reset_password"
 VERIFY_EMAIL = "verify_email"
 LIFETIMES = {RESET_PASSWORD: timedelta(hours=1), VERIFY_EMAIL: timedelta(days=2)}
 PAGES = {RESET_PASSWORD: "reset-password", VERIFY_EMAIL: "verify-email"}
+# Links of one purpose that one address, and one account, may be mailed a day: enough to try again, too few
+# to fill a stranger's inbox (a verification link goes to whatever address a user types in).
+MAILS_PER_DAY = 3
+DAY = timedelta(days=1)
+
+
+class TooManyMails(CommandError):
+    status = 429
+    code = "rate_limited"
+
+    def __init__(self, retry_after: int) -> None:
+        super().__init__(
+            f"at most {MAILS_PER_DAY} such links a day go to one address; try again in {retry_after} s",
+            retry_after=retry_after,
+        )
+        self.retry_after = retry_after
+
+
+async def _check_cap(db: AsyncSession, mailer: Mailer, user: User, purpose: str, address: str) -> None:
+    """TooManyMails when this address or this account was mailed `MAILS_PER_DAY` links of `purpose` today."""
+    now = mailer.now()
+    for times in (
+        await repo.mail_times(db, purpose, now - DAY, MAILS_PER_DAY, to_address=address),
+        await repo.mail_times(db, purpose, now - DAY, MAILS_PER_DAY, sender_id=user.id),
+    ):
+        if len(times) >= MAILS_PER_DAY:
+            raise TooManyMails(max(1, int((min(times) + DAY - now).total_seconds()) + 1))
 
 
 async def _issue(
@@ -47,15 +75,21 @@ async def mail_password_reset(db: AsyncSession, mailer: Mailer, user: User) -> b
     """Mail a reset link to the user's verified address; False (and nothing stored) when there is none."""
     if not mailer.enabled or user.is_bot or not user.email or user.email_verified_at is None:
         return False
+    try:
+        await _check_cap(db, mailer, user, RESET_PASSWORD, user.email)
+    except TooManyMails:
+        return False  # the answer to a reset request never tells whether a mail went out
     row_id, link = await _issue(db, mailer, user, RESET_PASSWORD, user.email)
     mailer.password_reset(db, user, f"{RESET_PASSWORD}:{row_id}", link)
     return True
 
 
 async def mail_verification(db: AsyncSession, mailer: Mailer, user: User) -> bool:
-    """Mail a link that verifies the user's current address; False when there is no address or no mail."""
+    """Mail a link that verifies the user's current address; False when there is no address or no mail,
+    TooManyMails when the address or the account had its links for today."""
     if not mailer.enabled or user.is_bot or not user.email:
         return False
+    await _check_cap(db, mailer, user, VERIFY_EMAIL, user.email)
     row_id, link = await _issue(db, mailer, user, VERIFY_EMAIL, user.email)
     mailer.verify_email(db, user, f"{VERIFY_EMAIL}:{row_id}", link)
     return True

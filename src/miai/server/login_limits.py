@@ -1,13 +1,13 @@
-"""Login limits: failed passwords counted per account name, except for a browser the account logged in from.
+"""Login limits: password checks counted per account name, except for a browser the account logged in from.
 
-Strangers failing logins on a name use up its failure count and lock out logins to it from unknown browsers
-(with the right password too). A successful login leaves a signed device cookie (devices.py); a later login
-to that account from that browser is counted under the device alone, so the owner still gets in.
+Every password check is counted before the password is verified (argon2 takes a while, and guesses sent
+all at once must not all slip through before the first failure is counted). Strangers guessing a name use
+up its count and lock out logins to it from unknown browsers (with the right password too). A successful
+login leaves a signed device cookie (devices.py); a later login to that account from that browser is counted
+under the device alone, so the owner still gets in.
 """
 
 from __future__ import annotations
-
-import contextlib
 
 from fastapi import Request, Response
 
@@ -16,15 +16,11 @@ from miai.server.ratelimit import RateLimited, RateLimits, client_address, enfor
 
 
 class LoginAttempt:
-    """One password check's place in the limits: under its recognised device, or its address and account."""
-
-    def __init__(self, limits: RateLimits, who: tuple[str, str]) -> None:
-        self.limits = limits
-        self.who = who
+    """Counts one password check: under its recognised device, or its address and account."""
 
     @staticmethod
-    async def start(request: Request, username: str) -> LoginAttempt:
-        """Check the limits before a password is verified; 429 with Retry-After when over one."""
+    async def start(request: Request, username: str) -> None:
+        """Count the check before the password is verified; 429 with Retry-After when over a limit."""
         limits = rate_limits_of(request.app)
         device = devices.recognise(_secret(request), request.cookies.get(devices.COOKIE), username)
         if device is not None:
@@ -32,28 +28,14 @@ class LoginAttempt:
         else:
             await enforce(request, "login", "address", client_address(request))
             who = ("account", username.lower())
-        try:
-            await limits.check("login_failures", *who)
-        except RateLimited as err:
-            raise err.http() from None
-        return LoginAttempt(limits, who)
+        await _count(limits, who)
 
     @staticmethod
-    async def for_password_change(request: Request, user_id: int) -> LoginAttempt:
+    async def for_password_change(request: Request, user_id: int) -> None:
         """The current password checked before a change: guesses by whoever holds a session are limited too
         (counted per account, apart from logins, so they cannot lock the owner's logins out)."""
         limits = rate_limits_of(request.app)
-        who = ("password-change", str(user_id))
-        try:
-            await limits.check("login_failures", *who)
-        except RateLimited as err:
-            raise err.http() from None
-        return LoginAttempt(limits, who)
-
-    async def failed(self) -> None:
-        """Count a wrong password (the next attempt over the limit gets the 429, this one its 401)."""
-        with contextlib.suppress(RateLimited):
-            await self.limits.hit("login_failures", *self.who)
+        await _count(limits, ("password-change", str(user_id)))
 
     @staticmethod
     def remember_device(request: Request, response: Response, username: str) -> None:
@@ -68,6 +50,13 @@ class LoginAttempt:
             samesite="strict",
             secure=bool(settings.cookie_secure),
         )
+
+
+async def _count(limits: RateLimits, who: tuple[str, str]) -> None:
+    try:
+        await limits.hit("login_checks", *who)
+    except RateLimited as err:
+        raise err.http() from None
 
 
 def _secret(request: Request) -> str:

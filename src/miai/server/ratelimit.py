@@ -37,7 +37,7 @@ T = TypeVar("T")
 # What each limit protects, for the 429's message ("too many login attempts; ...").
 RULES: dict[str, str] = {
     "login": "login attempts from this address",
-    "login_failures": "failed logins for this account",
+    "login_checks": "password checks for this account",
     "register": "new accounts from this address",
     "chat": "chat messages",
     "challenge": "challenges",

@@ -86,8 +86,10 @@ class Settings(BaseSettings):
     # -- rate limits, shared through Redis when redis_url is set: "N/minute", "N per 15 minutes", ...
     rate_limits_enabled: bool = Field(default=True, description="off only for tests and benchmarks")
     rate_limit_login: str = Field(default="20/minute", description="login attempts per client address")
-    rate_limit_login_failures: str = Field(
-        default="10 per 15 minutes", description="failed logins per account name, or per recognised device"
+    rate_limit_login_checks: str = Field(
+        default="10 per 15 minutes",
+        description="password checks per account name (each counted before it runs, right or wrong), "
+        "or per recognised device",
     )
     rate_limit_register: str = Field(default="10/hour", description="new accounts per client address")
     rate_limit_chat: str = Field(
@@ -170,7 +172,7 @@ class Settings(BaseSettings):
 
     @field_validator(
         "rate_limit_login",
-        "rate_limit_login_failures",
+        "rate_limit_login_checks",
         "rate_limit_register",
         "rate_limit_chat",
         "rate_limit_challenge",

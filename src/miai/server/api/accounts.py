@@ -4,6 +4,7 @@ and reset, e-mail address verification."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -107,7 +108,7 @@ def mailer_of(request: Request) -> Mailer:
 
 
 async def _close_sockets(request: Request, user_id: int, ended_sessions: list[str]) -> None:
-    """After the commit: the websockets opened with the ended sessions close too (in every process)."""
+    """After the commit: the websockets opened with the ended sessions or tokens close too (every process)."""
     for credential in ended_sessions:
         await revoke(request.app.state.hub, user_id, credential)
 
@@ -131,7 +132,8 @@ async def register(body: Registration, request: Request, response: Response, db:
         user = await create_user(db, body.username, body.password, body.email)
     except ValueError as err:
         raise HTTPException(422, {"error": "bad_input", "message": str(err)}) from None
-    await account_links.mail_verification(db, mailer_of(request), user)
+    with contextlib.suppress(account_links.TooManyMails):  # the account is made all the same
+        await account_links.mail_verification(db, mailer_of(request), user)
     token, csrf = await new_session(db, user, request.app.state.settings.session_days)
     await db.commit()
     _login_response(response, request, token, csrf)
@@ -141,7 +143,7 @@ async def register(body: Registration, request: Request, response: Response, db:
 
 @router.post("/session")
 async def login(body: Credentials, request: Request, response: Response, db: DB) -> dict[str, Any]:
-    attempt = await LoginAttempt.start(request, body.username)
+    await LoginAttempt.start(request, body.username)
     user = await repo.user_by_name(db, body.username)
     # argon2 is slow on purpose: keep it off the event loop. Computer accounts never log in.
     if (
@@ -149,7 +151,6 @@ async def login(body: Credentials, request: Request, response: Response, db: DB)
         or user.is_bot
         or not await asyncio.to_thread(check_password, user.password_hash, body.password)
     ):
-        await attempt.failed()
         raise HTTPException(401, {"error": "unauthorized", "message": "wrong username or password"})
     LoginAttempt.remember_device(request, response, user.username)
     token, csrf = await new_session(db, user, request.app.state.settings.session_days)
@@ -189,7 +190,8 @@ async def update_settings(
         if (email or None) != user.email:  # a new address is unverified until its link is followed
             user.email, user.email_verified_at = email or None, None
             await accounts.void_tokens(db, user.id, account_links.VERIFY_EMAIL, datetime.now(UTC))
-            await account_links.mail_verification(db, mailer_of(request), user)
+            with contextlib.suppress(account_links.TooManyMails):  # saved; the link can be asked for later
+                await account_links.mail_verification(db, mailer_of(request), user)
     user.settings = {**user.settings, **changes}
     await db.commit()
     return {"user": me_view(request, user)}
@@ -216,7 +218,11 @@ async def resend_verification(request: Request, viewer: CurrentViewer, db: DB) -
         raise HTTPException(409, {"error": "conflict", "message": "there is no e-mail address to verify"})
     if user.email_verified_at is not None:
         raise HTTPException(409, {"error": "conflict", "message": "the e-mail address is already verified"})
-    if not await account_links.mail_verification(db, mailer_of(request), user):
+    try:
+        mailed = await account_links.mail_verification(db, mailer_of(request), user)
+    except account_links.TooManyMails as err:
+        raise HTTPException(429, err.body(), headers={"Retry-After": str(err.retry_after)}) from None
+    if not mailed:
         raise HTTPException(409, {"error": "conflict", "message": "this server sends no e-mail"})
     await db.commit()
     return {"ok": True}
@@ -241,9 +247,8 @@ async def change_password(
         message = "new_" + str(err)
         raise HTTPException(422, {"error": "bad_input", "message": message}) from None
     # A guessing oracle for whoever holds a session: limited like failed logins.
-    attempt = await LoginAttempt.for_password_change(request, user.id)
+    await LoginAttempt.for_password_change(request, user.id)
     if not await asyncio.to_thread(check_password, user.password_hash, body.current_password):
-        await attempt.failed()
         raise HTTPException(403, {"error": "wrong_password", "message": "the current password is wrong"})
     user.password_hash = await asyncio.to_thread(hash_password, body.new_password)
     ended = await accounts.end_sessions(db, user.id, keep=_own_session(request, viewer))
@@ -268,7 +273,7 @@ async def request_password_reset(body: ResetRequest, request: Request, db: DB) -
 
 @router.post("/password-reset/confirm")
 async def confirm_password_reset(body: ResetConfirm, request: Request, db: DB) -> dict[str, Any]:
-    """Set a new password with a mailed reset link; every login session of the user ends."""
+    """Set a new password with a mailed reset link; every login session and API token of the user ends."""
     try:
         validate_password(body.password)  # before the token is used up: a too-short password can be retried
     except ValueError as err:
@@ -283,11 +288,13 @@ async def confirm_password_reset(body: ResetConfirm, request: Request, db: DB) -
         await db.rollback()
         raise HTTPException(400, BAD_LINK)
     user.password_hash = password_hash
+    # A reset is how a taken-over account is won back: every way in that the taker may hold ends with it.
     ended = await accounts.end_sessions(db, user.id)
+    tokens = await accounts.delete_api_tokens(db, user.id)
     await accounts.void_tokens(db, user.id, account_links.RESET_PASSWORD, datetime.now(UTC))
     await db.commit()
-    await _close_sockets(request, user.id, ended)
-    return {"ok": True, "sessions_ended": len(ended)}
+    await _close_sockets(request, user.id, [*ended, *tokens])
+    return {"ok": True, "sessions_ended": len(ended), "tokens_deleted": len(tokens)}
 
 
 @router.get("/me/tokens")

@@ -1,8 +1,9 @@
 """Health checks for load balancers and orchestrators (what each means: docs/operations.md, Health checks).
 
 - `/health/live`: the process answers (restart it if not).
-- `/health/ready`: it can serve: the database answers a trivial query and Redis, when configured, is
-  connected (route traffic elsewhere while not; 503 names the part that is down).
+- `/health/ready`: it can serve: the database answers a trivial query (route traffic elsewhere while not).
+  Redis is reported but does not decide: without it a process still serves, with local fan-out only, and
+  taking every process out of rotation because the one Redis they share is away would stop the whole site.
 - `/health`: both parts for people and dashboards; 200 with `"ok": true` while the database works (without
   Redis the server still works, with local fan-out only).
 """
@@ -60,10 +61,9 @@ async def live() -> dict[str, Any]:
 
 @router.get("/health/ready", responses={503: {"description": "not ready: the body names the parts down"}})
 async def ready(request: Request) -> JSONResponse:
-    """200 when every configured part works, else 503 naming the parts that are down."""
+    """200 while the database answers (Redis reported alongside), else 503."""
     parts = await _parts(request)
-    down = [name for name, state in parts.items() if state == "down"]
-    if not down:
+    if parts["database"] == "ok":
         return JSONResponse({"ok": True, **parts})
-    message = f"not ready: {' and '.join(down)} down"
-    return JSONResponse({"ok": False, "error": "not_ready", "message": message, **parts}, status_code=503)
+    body = {"ok": False, "error": "not_ready", "message": "not ready: database down", **parts}
+    return JSONResponse(body, status_code=503)

@@ -27,9 +27,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, AsyncSessionTransaction, async_sessionmaker
 
-from miai.server.play.errors import CommandError, NotStored, Stale
+from miai.server.play.errors import NotStored, Stale
 from miai.server.storage import repo
 from miai.server.storage.models import Game
 
@@ -37,6 +38,8 @@ log = logging.getLogger(__name__)
 MAX_GROUP = 100
 MAX_ROWS = 10_000  # game rows kept in the shared session
 NOT_STORED = "the server could not store this command; nothing changed"
+# What the database, its driver or the connection raise when they refuse or lose a command's writes.
+STORAGE_FAULTS = (SQLAlchemyError, OSError, UnicodeError)
 
 
 @dataclass
@@ -72,8 +75,10 @@ class GroupWriter:
         async with self._lock:
             db = self._session()
             self._wrote, self._current = False, None
-            savepoint = await db.begin_nested() if self._holds_writes else None
+            savepoint = None
             try:
+                if self._holds_writes:
+                    savepoint = await db.begin_nested()
                 yield db
                 if db.new or db.dirty or db.deleted:
                     await db.flush()  # now, so that a later command's refusal is not blamed for them
@@ -81,9 +86,9 @@ class GroupWriter:
                     await savepoint.commit()  # RELEASE: its writes join the group's transaction
             except BaseException as err:
                 await self._undo_command(db, savepoint)
-                if isinstance(err, CommandError) or not isinstance(err, Exception):
-                    raise
-                log.exception("a command failed; it was undone alone")
+                if not isinstance(err, STORAGE_FAULTS):
+                    raise  # refused (CommandError), cancelled, or a bug: undone all the same
+                log.exception("the database refused a command; it was undone alone")
                 raise NotStored(NOT_STORED) from None
             if self._current is not None:
                 self._current.wrote_orm = self._wrote  # its writes beyond the game row, events and moves
@@ -115,7 +120,9 @@ class GroupWriter:
                 return
             except Exception:
                 log.exception("rolling back to a command's savepoint failed")
-            # The transaction itself is broken: nothing of the group's ORM writes can be kept.
+        if self._holds_writes:
+            # No savepoint to go back to (it failed, or could not be begun): the transaction itself is broken,
+            # and the queued commands' ORM writes in it cannot be kept.
             await self._fail_all(NotStored(NOT_STORED))
             return
         if self._wrote or db.new or db.dirty or db.deleted or not db.is_active:

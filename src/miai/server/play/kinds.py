@@ -13,6 +13,7 @@ order; Go's core tracks that itself, for the other kinds it follows from how man
 from __future__ import annotations
 
 import logging
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -112,6 +113,13 @@ def table_for(options: GoOptions | KindOptions) -> Table:
 # ----------------------------------------------------------------------------- Go
 
 
+def _as_number(level: int | str) -> int | str:
+    """A level written as ASCII digits ("7") is the number (`str.isdigit` also takes "²" and "٣")."""
+    if isinstance(level, str) and re.fullmatch(r"[0-9]{1,9}", level.strip()):
+        return int(level.strip())
+    return level
+
+
 class GoTable(Table):
     key = "go"
     title = "Go"
@@ -135,8 +143,7 @@ class GoTable(Table):
         """
         from miai.engines.levels import external_engines
 
-        if isinstance(level, str) and level.strip().isdigit():
-            level = int(level.strip())
+        level = _as_number(level)
         if isinstance(level, int) and level in LEVELS:
             return level
         try:
@@ -338,8 +345,7 @@ class KindTable(Table):
         return dump_game(self.key, state, info)  # type: ignore[arg-type]
 
     def level(self, level: int | str) -> int | str:
-        if isinstance(level, str) and level.strip().isdigit():
-            level = int(level.strip())
+        level = _as_number(level)
         if isinstance(level, int) and level in LEVELS:
             return level
         raise BadInput(f"{self.title} is played by Miai's own levels 1..10 (external engines play Go only)")

@@ -151,7 +151,7 @@ class Mailer:
         decides whether the address may receive it: miai.server.account_links)."""
         if not self.enabled or not user.email:
             return
-        self._add(db, user.email, key, subject, body)
+        self._add(db, user.email, key, subject, body, sender=user)  # counted per account (account_links)
 
     def password_reset(self, db: AsyncSession, user: User, key: str, link: str) -> None:
         self._account_mail(

@@ -12,7 +12,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, Strict, TypeAdapter, ValidationError
 
-from miai.server.api.games import Channel, ChatText, MoveText
+from miai.server.api.games import Channel, ChatText, Invite, MoveText
 from miai.server.api.inputs import MAX_ID, Id, Line, Version
 
 MAX_MESSAGE = 8192  # characters of one text frame
@@ -141,18 +141,25 @@ def _reason(err: ValidationError, known: str) -> str:
 
 _GAME_IDS: TypeAdapter[int] = TypeAdapter(Id)
 _VERSIONS: TypeAdapter[int] = TypeAdapter(Version)
+_INVITES: TypeAdapter[str] = TypeAdapter(Invite)
 
 
-def parse_socket_target(game_id: str, since: str | None) -> tuple[int, int | None]:
-    """A game socket's game id (path) and `since` (query), or BadMessage when either is not an integer
-    in its range (1..2**31-1 and 0..2**31-1): such numbers are never looked up."""
+def parse_socket_target(
+    game_id: str, since: str | None, invite: str | None = None
+) -> tuple[int, int | None, str | None]:
+    """A game socket's game id (path), `since` and `invite` (query), or BadMessage when one is out of its
+    range (1..2**31-1, 0..2**31-1, a clean line of at most 64 characters): such values are never looked up."""
     try:
         number = _GAME_IDS.validate_strings(game_id)
     except ValidationError:
         raise BadMessage("the game id must be a whole number 1..2**31-1") from None
-    if not since:  # no `since`, or an empty one: the client has seen nothing
-        return number, None
     try:
-        return number, _VERSIONS.validate_strings(since)
+        code = None if invite is None else _INVITES.validate_python(invite)
+    except ValidationError:
+        raise BadMessage("invite: at most 64 characters, no control characters") from None
+    if not since:  # no `since`, or an empty one: the client has seen nothing
+        return number, None, code
+    try:
+        return number, _VERSIONS.validate_strings(since), code
     except ValidationError:
         raise BadMessage("since must be a whole number 0..2**31-1") from None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -20,6 +21,8 @@ from redis.backoff import EqualJitterBackoff, NoBackoff
 from redis.exceptions import RedisError
 
 log = logging.getLogger(__name__)
+QUIET = 5.0  # seconds without a message before the listener pings Redis
+SILENT_PINGS = 3  # quiet periods without anything, pongs included, before the link counts as lost
 
 Sleep = Callable[[float], Awaitable[None]]
 MAX_EXPONENT = 30  # the back-off is capped long before 2**30; this keeps the float in range
@@ -37,6 +40,7 @@ class RedisRelay:
         backoff_base: float = 0.25,
         backoff_cap: float = 10.0,
         sleep: Sleep = asyncio.sleep,
+        quiet: float = QUIET,
     ) -> None:
         self.patterns = patterns
         self.control = control
@@ -46,6 +50,7 @@ class RedisRelay:
         self._on_connected = on_connected
         self._backoff = EqualJitterBackoff(cap=backoff_cap, base=backoff_base)
         self._sleep = sleep
+        self._quiet = quiet
         # Publishing may retry once on a fresh connection (a pooled one may be stale after an outage); the
         # listener does not retry by itself, so that every reconnection goes through `_run` and is reported.
         options: dict[str, Any] = {"socket_connect_timeout": 2, "socket_keepalive": True}
@@ -129,7 +134,18 @@ class RedisRelay:
         self._on_connected(again)
 
     async def _read(self, pubsub: Any) -> None:
-        async for raw in pubsub.listen():
+        """Deliver what arrives. A quiet link is pinged every `quiet` seconds, and one that stays silent for
+        three times as long (a connection dropped without a close: NAT, firewall, partition) counts as lost,
+        so that the relay reconnects and every subscriber resyncs instead of waiting forever."""
+        heard = time.monotonic()
+        while True:
+            raw = await pubsub.get_message(timeout=self._quiet)
+            if raw is None:
+                if time.monotonic() - heard > SILENT_PINGS * self._quiet:
+                    raise ConnectionError("Redis answered nothing, not even a ping")
+                await pubsub.ping()
+                continue
+            heard = time.monotonic()
             kind = raw.get("type")
             if kind == "pmessage":
                 self._on_message(raw["data"])

@@ -12,7 +12,7 @@ import logging
 from typing import Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from miai.server.api.deps import Viewer, resolve_viewer
@@ -37,7 +37,8 @@ log = logging.getLogger(__name__)
 router = APIRouter()
 MAX_MISSED = 500
 UNSUPPORTED_DATA = 1003  # the close code for a binary frame (RFC 6455)
-BAD_QUERY = 4422  # the close code for a game id or `since` outside its range
+BAD_QUERY = 4422  # the close code for a game id, `since` or invite outside its range
+UNAUTHORIZED = 4401  # an unknown or revoked token (HTTP: 401), or no login where one is needed
 
 
 def _same_origin(websocket: WebSocket) -> bool:
@@ -48,43 +49,56 @@ def _same_origin(websocket: WebSocket) -> bool:
     return urlsplit(origin).netloc == websocket.headers.get("host", "")
 
 
+class CredentialRefused(Exception):
+    """The socket came with a token that is unknown or revoked: closed with 4401, as HTTP answers 401."""
+
+
 async def _viewer(websocket: WebSocket) -> Viewer | None:
+    """The socket's user; None for a spectator without credentials (or with a cookie of another site)."""
     async with websocket.app.state.sessions() as db:
         try:
             viewer = await resolve_viewer(db, websocket)  # type: ignore[arg-type]
-        except Exception:
-            return None
+        except HTTPException as err:
+            raise CredentialRefused(str(err.detail)) from None
     if viewer is not None and viewer.via_cookie and not _same_origin(websocket):
         return None
     return viewer
 
 
+async def _refuse(websocket: WebSocket, code: int, reason: str) -> None:
+    await websocket.accept()  # first, so that the client sees the close code (a refused handshake is 403)
+    await websocket.close(code=code, reason=reason[:120])
+
+
 @router.websocket("/games/{game_id}/ws")
 async def game_socket(websocket: WebSocket, game_id: str) -> None:
     """Validates the game id and `since` (closing with 4422 when they are out of range), then serves."""
+    query = websocket.query_params
     try:
-        number, since = parse_socket_target(game_id, websocket.query_params.get("since"))
+        number, since, invite = parse_socket_target(game_id, query.get("since"), query.get("invite"))
     except BadMessage as err:
-        await websocket.accept()  # accept first so that the client sees the close code
-        await websocket.close(code=BAD_QUERY, reason=str(err)[:120])
+        await _refuse(websocket, BAD_QUERY, str(err))
         return
-    await _game_socket(websocket, number, since)
+    try:
+        viewer = await _viewer(websocket)
+    except CredentialRefused:
+        await _refuse(websocket, UNAUTHORIZED, "unknown or revoked token")
+        return
+    await _game_socket(websocket, number, since, invite, viewer)
 
 
-async def _game_socket(websocket: WebSocket, game_id: int, since: int | None) -> None:
+async def _game_socket(
+    websocket: WebSocket, game_id: int, since: int | None, invite: str | None, viewer: Viewer | None
+) -> None:
     app = websocket.app
     hub: Hub = app.state.hub
     service: GameService = app.state.games
-    viewer = await _viewer(websocket)
     user_id = viewer.user.id if viewer else None
-    invite = websocket.query_params.get("invite")
     async with app.state.sessions() as db:
         try:
             await queries.load_visible_game(db, game_id, user_id, invite)
         except CommandError as err:
-            # Accept first so that the client sees the close code (a refused handshake is a bare 403).
-            await websocket.accept()
-            await websocket.close(code=4404 if err.status == 404 else 4403, reason=err.message[:120])
+            await _refuse(websocket, 4404 if err.status == 404 else 4403, err.message)
             return
         team = queries.viewer_team(await repo.players_of(db, game_id), user_id)
     await websocket.accept()
@@ -228,10 +242,12 @@ async def _send(websocket: WebSocket, payload: dict[str, Any]) -> None:
 @router.websocket("/ws")
 async def user_socket(websocket: WebSocket) -> None:
     """Dashboard and lobby pings for the logged-in user: {"t": "dashboard" | "lobby" | "challenge"}."""
-    viewer = await _viewer(websocket)
+    try:
+        viewer = await _viewer(websocket)
+    except CredentialRefused:
+        viewer = None
     if viewer is None:
-        await websocket.accept()
-        await websocket.close(code=4401, reason="log in first")
+        await _refuse(websocket, UNAUTHORIZED, "log in first")
         return
     await websocket.accept()
     hub: Hub = websocket.app.state.hub

@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from miai.server.storage.models import AccountToken, Session, User
+from miai.server.storage.models import AccountToken, ApiToken, Session, User
 
 
 async def redeem_token(
@@ -64,6 +64,15 @@ async def end_sessions(db: AsyncSession, user_id: int, keep: str | None = None) 
     if ended:
         await db.execute(delete(Session).where(Session.token_hash.in_(ended)))
     return ended
+
+
+async def delete_api_tokens(db: AsyncSession, user_id: int) -> list[str]:
+    """Delete every personal API token of the user; returns their hashes."""
+    query = select(ApiToken.token_hash).where(ApiToken.user_id == user_id)
+    hashes = list((await db.execute(query)).scalars())
+    if hashes:
+        await db.execute(delete(ApiToken).where(ApiToken.user_id == user_id))
+    return hashes
 
 
 async def users_for_reset(db: AsyncSession, login: str) -> list[User]:

@@ -1,6 +1,6 @@
 // Websockets that come back: exponential backoff with jitter, a keep-alive ping, and a banner while down.
 
-const PERMANENT = new Set([4401, 4403, 4404]); // the server refused us; retrying will not help
+const PERMANENT = new Set([4401, 4403, 4404, 4422]); // the server refused us; retrying will not help
 const lost = new Map(); // socket name -> seconds until the next attempt
 let bannerTimer = null;
 
