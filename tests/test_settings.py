@@ -205,3 +205,20 @@ def test_miai_serve_refuses_a_bad_setting_in_one_line(
     assert "Traceback" not in done.stderr
     lines = done.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("miai serve: error: ") and message in lines[0], done.stderr
+
+
+def test_without_a_secret_an_installation_makes_and_keeps_its_own(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The public development secret signed the device cookie, so anyone could forge one that passes for
+    a known browser and guess passwords past the limit; now a server without MIAI_SECRET_KEY never uses it."""
+    monkeypatch.setenv("MIAI_DATA_DIR", str(tmp_path))
+    first = Settings.from_env()
+    assert first.secret_key != DEV_SECRET and len(first.secret_key) >= 32
+    assert Settings.from_env().secret_key == first.secret_key  # kept: sessions survive a restart
+    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0  # readable by its owner only
+    other = tmp_path / "other"
+    monkeypatch.setenv("MIAI_DATA_DIR", str(other))
+    assert Settings.from_env().secret_key != first.secret_key  # another installation, another secret
+    monkeypatch.setenv("MIAI_SECRET_KEY", "an operator's own secret of enough length")
+    assert Settings.from_env().secret_key == "an operator's own secret of enough length"

@@ -218,3 +218,19 @@ def _upgrade_to(connection: Any, revision: str) -> None:
     config = alembic_config()
     config.attributes["connection"] = connection
     command.upgrade(config, revision)
+
+
+def test_one_name_in_any_case_is_one_account_even_when_registrations_race(client: TestClient) -> None:
+    """Names are looked up in any case; they were unique only as typed, so racing registrations made
+    `racer` and `RACER` (and an exact twin answered 500)."""
+    import concurrent.futures
+
+    names = ["racer", "RACER", "Racer", "rAcEr", "racer", "racer"]
+
+    def sign_up(name: str) -> int:
+        body = {"username": name, "password": "correct horse"}
+        return int(client.post("/api/v1/accounts", json=body).status_code)
+
+    with concurrent.futures.ThreadPoolExecutor(len(names)) as pool:
+        codes = sorted(pool.map(sign_up, names))
+    assert codes == [201] + [422] * (len(names) - 1)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import warnings
 
 from alembic.autogenerate import compare_metadata
 from alembic.migration import MigrationContext
@@ -14,7 +15,11 @@ from miai.server.storage.models import Base
 
 def _differences(connection: Connection) -> list[object]:
     context = MigrationContext.configure(connection, opts={"compare_type": False})
-    return list(compare_metadata(context, Base.metadata))
+    with warnings.catch_warnings():
+        # SQLite's reflection cannot compare the index on lower(username) (PostgreSQL's does).
+        warnings.filterwarnings("ignore", "Skipped unsupported reflection of expression-based index")
+        warnings.filterwarnings("ignore", "autogenerate skipping metadata-specified expression-based index")
+        return list(compare_metadata(context, Base.metadata))
 
 
 async def _check(url: str) -> list[object]:

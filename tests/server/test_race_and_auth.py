@@ -126,6 +126,25 @@ def test_team_chat_stays_inside_the_team(client: TestClient) -> None:
     assert spectator.post(f"/api/v1/games/{gid}/chat", {"channel": "team", "text": "x"}).status_code == 403
 
 
+def test_private_messages_are_in_both_players_snapshots_after_a_reload(client: TestClient) -> None:
+    """A private message was stored for the pair but looked up for each player alone: it showed live, then
+    vanished from the snapshot a reloaded page reads."""
+    users = [register(client, f"pm{i}") for i in range(3)]
+    gid = users[0].ok("/api/v1/games", {"size": 9, "teams": 3, "preset": "dipgo", "team": 1})["id"]
+    users[1].ok(f"/api/v1/games/{gid}/join", {"team": 2})
+    users[2].ok(f"/api/v1/games/{gid}/join", {"team": 3})
+    users[0].ok(f"/api/v1/games/{gid}/chat", {"channel": f"user:{users[1].user_id}", "text": "just us"})
+
+    def snapshot_texts(viewer: Player | None) -> list[str]:
+        getter = viewer.get if viewer else client.get
+        return [c["text"] for c in getter(f"/api/v1/games/{gid}").json()["chat"]]
+
+    assert snapshot_texts(users[0]) == ["just us"]
+    assert snapshot_texts(users[1]) == ["just us"]
+    assert snapshot_texts(users[2]) == []
+    assert snapshot_texts(None) == []
+
+
 def test_no_private_chat_in_two_player_games(client: TestClient) -> None:
     alice, bob = register(client, "alice"), register(client, "bob")
     gid = start_two_player_game(alice, bob)

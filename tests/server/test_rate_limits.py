@@ -338,3 +338,19 @@ def test_guesses_sent_all_at_once_are_counted_before_any_is_checked(tmp_path: Pa
             codes = [answer.status_code for answer in answers]
         assert codes.count(401) == 3
         assert codes.count(429) == 17
+
+
+def test_one_user_cannot_flood_the_lobby_with_games_or_seat_toggles(tmp_path: Path) -> None:
+    """150 public games in three seconds pushed everybody else's out of the lobby, and every join or leave
+    notifies every open lobby socket."""
+    settings = limited_settings(tmp_path, rate_limit_games="3/minute", rate_limit_seats="4/minute")
+    with running(settings) as client:
+        alice, bob = register(client, "alice"), register(client, "bob")
+        made = [alice.post("/api/v1/games", json={"size": 9}) for _ in range(4)]
+        assert [r.status_code for r in made[:3]] == [201, 201, 201]
+        assert_limited(made[3])
+        gid = made[0].json()["id"]
+        toggles = [bob.post(f"/api/v1/games/{gid}/{step}", json={}) for step in ("join", "leave") * 2]
+        assert [r.status_code for r in toggles] == [200, 200, 200, 200]
+        assert_limited(bob.post(f"/api/v1/games/{gid}/join", json={}))
+        assert bob.post("/api/v1/games", json={"size": 9}).status_code == 201  # counted per user

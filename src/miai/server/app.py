@@ -19,6 +19,7 @@ from miai.server.api.headers import SecurityHeaders
 from miai.server.auth import set_password_cost
 from miai.server.notify.outbox import run_outbox
 from miai.server.play.computer import Chooser, Computers, engine_chooser
+from miai.server.play.errors import CommandError
 from miai.server.play.notifications import Mailer
 from miai.server.play.service import Clock, GameService, system_now
 from miai.server.ratelimit import rate_limits_for
@@ -115,6 +116,13 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def bad_request(_request: Request, err: RequestValidationError) -> JSONResponse:
         return JSONResponse({"error": "bad_input", "message": _validation_message(err)}, status_code=422)
+
+    @app.exception_handler(CommandError)
+    async def command_error(_request: Request, err: CommandError) -> JSONResponse:
+        """The one mapping of the game service's errors to HTTP: status, stable code, and when to retry."""
+        retry_after = err.extra.get("retry_after")  # a 429 says when to try again
+        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        return JSONResponse(err.body(), status_code=err.status, headers=headers)
 
     @app.exception_handler(HTTPException)
     async def http_error(_request: Request, err: HTTPException) -> JSONResponse:

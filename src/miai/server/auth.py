@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.server.storage import repo
@@ -69,18 +70,24 @@ def validate_registration(username: str, password: str, email: str | None) -> No
 
 async def create_user(db: AsyncSession, username: str, password: str, email: str | None) -> User:
     validate_registration(username, password, email)
+    # argon2 is slow on purpose: hash first, off the event loop and holding no database connection
+    password_hash = await asyncio.to_thread(hash_password, password)
     if await repo.user_by_name(db, username) is not None:
         raise ValueError("username: already taken")
     user = User(
         username=username,
         is_bot=False,
         email=email or None,
-        password_hash=await asyncio.to_thread(hash_password, password),  # argon2 is slow on purpose
+        password_hash=password_hash,
         settings=dict(DEFAULT_SETTINGS),
         created_at=datetime.now(UTC),
     )
     db.add(user)
-    await db.flush()
+    try:
+        await db.flush()
+    except IntegrityError:  # the same name in any case, registered a moment ago (unique index)
+        await db.rollback()
+        raise ValueError("username: already taken") from None
     return user
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fastapi import Request, Response
 
 from miai.server import devices
-from miai.server.ratelimit import RateLimited, RateLimits, client_address, enforce, rate_limits_of
+from miai.server.ratelimit import RateLimits, client_address, enforce, rate_limits_of
 
 
 class LoginAttempt:
@@ -53,10 +53,7 @@ class LoginAttempt:
 
 
 async def _count(limits: RateLimits, who: tuple[str, str]) -> None:
-    try:
-        await limits.hit("login_checks", *who)
-    except RateLimited as err:
-        raise err.http() from None
+    await limits.hit("login_checks", *who)  # RateLimited: a 429 with Retry-After
 
 
 def _secret(request: Request) -> str:

@@ -20,7 +20,7 @@ import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, TypeVar
 
-from fastapi import Depends, HTTPException, Request
+from fastapi import Depends, Request
 from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, RedisStorage
 from limits.aio.strategies import MovingWindowRateLimiter
@@ -41,6 +41,8 @@ RULES: dict[str, str] = {
     "register": "new accounts from this address",
     "chat": "chat messages",
     "challenge": "challenges",
+    "games": "new games",
+    "seats": "joins and leaves",
     "practice": "practice games",
     "area": "territory estimates",
     "password_reset": "password reset requests",
@@ -71,9 +73,6 @@ class RateLimited(CommandError):
     def __init__(self, rule: str, retry_after: int) -> None:
         super().__init__(f"too many {RULES[rule]}; try again in {retry_after} s", retry_after=retry_after)
         self.retry_after = retry_after
-
-    def http(self) -> HTTPException:
-        return HTTPException(429, self.body(), headers={"Retry-After": str(self.retry_after)})
 
 
 def _key(who: tuple[str, ...]) -> str:
@@ -192,11 +191,8 @@ def user_key(user_id: int) -> tuple[str, str]:
 
 
 async def enforce(request: Request, rule: str, *who: str) -> None:
-    """`RateLimits.hit` for an HTTP route: 429 with Retry-After over the limit."""
-    try:
-        await rate_limits_of(request.app).hit(rule, *who)
-    except RateLimited as err:
-        raise err.http() from None
+    """`RateLimits.hit` for an HTTP route: RateLimited (429 with Retry-After, see app.py) over the limit."""
+    await rate_limits_of(request.app).hit(rule, *who)
 
 
 def per_address(rule: str) -> Any:

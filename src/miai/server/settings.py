@@ -11,9 +11,11 @@ default), its range and a `description`, and a row in the README's configuration
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import secrets
+import time
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -96,6 +98,8 @@ class Settings(BaseSettings):
         default="30/minute", description="chat messages per user (HTTP and websocket)"
     )
     rate_limit_challenge: str = Field(default="20/hour", description="challenges sent per user")
+    rate_limit_games: str = Field(default="30/hour", description="games created per user (lobby flood guard)")
+    rate_limit_seats: str = Field(default="60/hour", description="joins and leaves of games per user")
     rate_limit_practice: str = Field(default="30/hour", description="practice games started per user")
     rate_limit_area: str = Field(default="60/minute", description="territory estimates per user or address")
     rate_limit_password_reset: str = Field(
@@ -176,6 +180,8 @@ class Settings(BaseSettings):
         "rate_limit_register",
         "rate_limit_chat",
         "rate_limit_challenge",
+        "rate_limit_games",
+        "rate_limit_seats",
         "rate_limit_practice",
         "rate_limit_area",
         "rate_limit_password_reset",
@@ -235,9 +241,31 @@ class Settings(BaseSettings):
         values = {by_variable.get(key.lower(), key): value for key, value in found.items()}
         values.update(overrides)
         try:
-            return cls(**values)
+            settings = cls(**values)
         except ValidationError as err:
             raise SettingsError(describe(err)) from None
+        if settings.secret_key == DEV_SECRET and settings.environment != "production":
+            # No secret given: never sign with the public development one (anyone could forge cookies
+            # that pass for a known browser); keep a random one with the embedded database instead.
+            settings = settings.model_copy(update={"secret_key": install_secret(settings.data_dir)})
+        return settings
+
+
+def install_secret(data_dir: Path) -> str:
+    """This installation's own random secret key, made on first use and kept in `data_dir/secret_key`
+    (readable by its owner only). Several processes on one data folder share it."""
+    path = data_dir / "secret_key"
+    data_dir.mkdir(parents=True, exist_ok=True)
+    with contextlib.suppress(FileExistsError):
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            file.write(secrets.token_urlsafe(48))
+    for _ in range(50):  # another process may have created it a moment ago and still be writing it
+        secret = path.read_text().strip()
+        if secret:
+            return secret
+        time.sleep(0.01)
+    raise SettingsError(f"{path} is empty: delete it, or set MIAI_SECRET_KEY")
 
 
 def env_name(field: str) -> str:

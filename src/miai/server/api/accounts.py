@@ -29,7 +29,7 @@ from miai.server.auth import (
 from miai.server.login_limits import LoginAttempt
 from miai.server.play.notifications import Mailer
 from miai.server.ratelimit import per_address
-from miai.server.realtime.revocation import credential_key, revoke
+from miai.server.realtime.revocation import revoke
 from miai.server.storage import accounts, repo
 from miai.server.storage.models import User
 
@@ -145,6 +145,7 @@ async def register(body: Registration, request: Request, response: Response, db:
 async def login(body: Credentials, request: Request, response: Response, db: DB) -> dict[str, Any]:
     await LoginAttempt.start(request, body.username)
     user = await repo.user_by_name(db, body.username)
+    await db.close()  # hand the connection back: many slow password checks must not hold the pool
     # argon2 is slow on purpose: keep it off the event loop. Computer accounts never log in.
     if (
         user is None
@@ -165,7 +166,7 @@ async def logout(request: Request, response: Response, viewer: CurrentViewer, db
     if cookie:
         await repo.delete_session(db, token_hash(cookie))
         await db.commit()
-        await revoke(request.app.state.hub, viewer.user.id, credential_key(cookie))  # its open websockets
+        await revoke(request.app.state.hub, viewer.user.id, token_hash(cookie))  # its open websockets
     response.delete_cookie(COOKIE, path="/")
 
 
@@ -218,11 +219,7 @@ async def resend_verification(request: Request, viewer: CurrentViewer, db: DB) -
         raise HTTPException(409, {"error": "conflict", "message": "there is no e-mail address to verify"})
     if user.email_verified_at is not None:
         raise HTTPException(409, {"error": "conflict", "message": "the e-mail address is already verified"})
-    try:
-        mailed = await account_links.mail_verification(db, mailer_of(request), user)
-    except account_links.TooManyMails as err:
-        raise HTTPException(429, err.body(), headers={"Retry-After": str(err.retry_after)}) from None
-    if not mailed:
+    if not await account_links.mail_verification(db, mailer_of(request), user):  # TooManyMails: a 429
         raise HTTPException(409, {"error": "conflict", "message": "this server sends no e-mail"})
     await db.commit()
     return {"ok": True}

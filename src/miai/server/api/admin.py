@@ -9,10 +9,9 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
 from miai.server.api.deps import DB, CurrentViewer, Viewer
-from miai.server.api.games import fail, service_of
+from miai.server.api.games import service_of
 from miai.server.api.inputs import Id, Line, Text
 from miai.server.play import queries
-from miai.server.play.errors import CommandError
 from miai.server.play.kinds import table_of
 from miai.server.storage import repo
 
@@ -47,10 +46,7 @@ def require_admin(request: Request, viewer: Viewer) -> None:
 
 @router.post("/games/{game_id}/flag", status_code=201)
 async def flag_score(game_id: Id, body: Flag, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    try:
-        return await service_of(request).flag(viewer.user, game_id, body.comment)
-    except CommandError as err:
-        raise fail(err) from None
+    return await service_of(request).flag(viewer.user, game_id, body.comment)
 
 
 @router.get("/admin/flags")
@@ -116,7 +112,4 @@ async def correct_dead_stones(
     game_id: Id, body: Correction, request: Request, viewer: CurrentViewer
 ) -> dict[str, Any]:
     require_admin(request, viewer)
-    try:
-        return await service_of(request).correct_dead_stones(viewer.user, game_id, body.dead, body.note)
-    except CommandError as err:
-        raise fail(err) from None
+    return await service_of(request).correct_dead_stones(viewer.user, game_id, body.dead, body.note)

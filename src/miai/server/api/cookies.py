@@ -6,34 +6,25 @@ cost nothing; changing the secret key invalidates every cookie at once (the oper
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
-
 from starlette.requests import HTTPConnection
 
+from miai.server.signing import matches, signature
+
 COOKIE = "miai_session"
-_PURPOSE = b"miai-session:"  # the same secret may sign other things later: keep their signatures apart
-
-
-def _signature(secret: str, token: str) -> str:
-    digest = hmac.new(secret.encode(), _PURPOSE + token.encode("utf-8", "replace"), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
+PURPOSE = "session cookie"
 
 
 def signed(secret: str, token: str) -> str:
     """The cookie value for a session token."""
-    return f"{token}.{_signature(secret, token)}"
+    return f"{token}.{signature(secret, PURPOSE, token)}"
 
 
 def verified(secret: str, value: str) -> str | None:
     """The session token in a cookie value, or None when the signature does not match."""
-    token, dot, signature = value.rpartition(".")
+    token, dot, sent = value.rpartition(".")
     if not dot or not token:
         return None
-    expected = _signature(secret, token).encode()
-    # bytes: compare_digest refuses str with characters beyond ASCII, which a client may send
-    return token if hmac.compare_digest(signature.encode("utf-8", "replace"), expected) else None
+    return token if matches(secret, PURPOSE, token, sent) else None
 
 
 def session_token(connection: HTTPConnection) -> str | None:

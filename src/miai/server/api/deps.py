@@ -70,7 +70,9 @@ async def optional_viewer(request: Request, db: DB) -> Viewer | None:
     await db.close()  # hand the connection back: game commands open their own sessions
     if viewer is not None and viewer.via_cookie and request.method not in SAFE_METHODS:
         sent = request.headers.get(CSRF_HEADER, "")
-        if not viewer.csrf or not secrets.compare_digest(sent, viewer.csrf):
+        # bytes: compare_digest refuses str beyond ASCII, which a client may send in a header
+        sent_bytes = sent.encode("utf-8", "surrogatepass")
+        if not viewer.csrf or not secrets.compare_digest(sent_bytes, viewer.csrf.encode()):
             raise HTTPException(403, {"error": "csrf", "message": f"missing or wrong {CSRF_HEADER} header"})
     return viewer
 

@@ -11,7 +11,6 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from miai.server.api.deps import DB, CurrentViewer, MaybeViewer
 from miai.server.api.inputs import Id, Line, OptionValue, Text, Version, clean_option_names
 from miai.server.play import queries
-from miai.server.play.errors import CommandError
 from miai.server.play.kinds import GO_TEAM_NAMES, table_of
 from miai.server.play.options import TABLE_FIELDS, GoOptions, KindOptions, OptionsError, other_kinds_options
 from miai.server.play.service import GameService
@@ -99,12 +98,6 @@ class ChatPost(BaseModel):
 
 def service_of(request: Request) -> GameService:
     return request.app.state.games  # type: ignore[no-any-return]
-
-
-def fail(err: CommandError) -> HTTPException:
-    retry_after = err.extra.get("retry_after")  # a 429 says when to try again
-    headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
-    return HTTPException(err.status, err.body(), headers=headers)
 
 
 @router.get("/games")
@@ -198,7 +191,7 @@ def options_from(body: CreateGame) -> GoOptions | KindOptions:
     return GoOptions(**fields).validate()
 
 
-@router.post("/games", status_code=201)
+@router.post("/games", status_code=201, dependencies=[per_user("games")])
 async def create_game(body: CreateGame, request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
     try:
         options = options_from(body)
@@ -217,15 +210,12 @@ async def create_game(body: CreateGame, request: Request, viewer: CurrentViewer,
     elif body.swap_match:
         raise HTTPException(422, {"error": "bad_input", "message": "a swap match needs a challenge"})
     service = service_of(request)
-    try:
-        first = await service.create(
-            viewer.user, options, body.team or (1 if body.swap_match else None), challenged, body.swap_match
-        )
-        ids = [first]
-        if body.swap_match:
-            ids.append(await service.create(viewer.user, options, 2, challenged, False, match_of=first))
-    except CommandError as err:
-        raise fail(err) from None
+    first = await service.create(
+        viewer.user, options, body.team or (1 if body.swap_match else None), challenged, body.swap_match
+    )
+    ids = [first]
+    if body.swap_match:
+        ids.append(await service.create(viewer.user, options, 2, challenged, False, match_of=first))
     game = await repo.game_for_update(db, first)
     assert game is not None
     return {"id": first, "games": ids, "invite_code": game.invite_code, "version": game.version}
@@ -240,11 +230,8 @@ async def get_game(
     invite: Invite | None = None,
 ) -> dict[str, Any]:
     user_id = viewer.user.id if viewer else None
-    try:
-        game = await queries.load_visible_game(db, game_id, user_id, invite)
-        return await queries.snapshot(service_of(request), db, game, user_id)
-    except CommandError as err:
-        raise fail(err) from None
+    game = await queries.load_visible_game(db, game_id, user_id, invite)
+    return await queries.snapshot(service_of(request), db, game, user_id)
 
 
 @router.get("/games/{game_id}/events")
@@ -256,27 +243,21 @@ async def get_events(
     invite: Invite | None = None,
 ) -> dict[str, Any]:
     user_id = viewer.user.id if viewer else None
-    try:
-        game = await queries.load_visible_game(db, game_id, user_id, invite)
-    except CommandError as err:
-        raise fail(err) from None
+    game = await queries.load_visible_game(db, game_id, user_id, invite)
     return {"version": game.version, "events": await queries.visible_events(db, game, since, user_id)}
 
 
 async def _run(request: Request, action: str, *args: Any) -> Any:
-    try:
-        return await getattr(service_of(request), action)(*args)
-    except CommandError as err:
-        raise fail(err) from None
+    return await getattr(service_of(request), action)(*args)
 
 
-@router.post("/games/{game_id}/join")
+@router.post("/games/{game_id}/join", dependencies=[per_user("seats")])
 async def join_game(game_id: Id, body: JoinGame, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     await _run(request, "join", viewer.user, game_id, body.team, body.invite)
     return {"ok": True}
 
 
-@router.post("/games/{game_id}/leave")
+@router.post("/games/{game_id}/leave", dependencies=[per_user("seats")])
 async def leave_game(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     await _run(request, "leave", viewer.user, game_id)
     return {"ok": True}
@@ -328,10 +309,7 @@ async def download_sgf(
     invite: Invite | None = None,
 ) -> Response:
     user_id = viewer.user.id if viewer else None
-    try:
-        game = await queries.load_visible_game(db, game_id, user_id, invite)
-    except CommandError as err:
-        raise fail(err) from None
+    game = await queries.load_visible_game(db, game_id, user_id, invite)
     if game.status not in {"active", "finished"}:
         raise HTTPException(409, {"error": "conflict", "message": "the game has not started"})
     state = await service_of(request).current_state(db, game)

@@ -8,10 +8,9 @@ from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validator
 
 from miai.server.api.deps import DB, CurrentViewer, MaybeViewer
-from miai.server.api.games import Invite, Komi, fail
+from miai.server.api.games import Invite, Komi
 from miai.server.api.inputs import Id, Line, OptionValue, clean_option_names, clean_text
 from miai.server.play.computer import Computers, area
-from miai.server.play.errors import CommandError
 from miai.server.play.options import GoOptions, KindOptions, OptionsError
 from miai.server.ratelimit import per_user
 
@@ -105,8 +104,6 @@ async def create_practice_game(body: PracticeGame, request: Request, viewer: Cur
         game_id = await computers(request).create_practice(viewer.user, options, body.colour)
     except OptionsError as err:
         raise HTTPException(422, {"error": "bad_options", "message": str(err)}) from None
-    except CommandError as err:
-        raise fail(err) from None
     return {"id": game_id}
 
 
@@ -114,18 +111,12 @@ async def create_practice_game(body: PracticeGame, request: Request, viewer: Cur
 async def add_computer_player(
     game_id: Id, body: ComputerSeat, request: Request, viewer: CurrentViewer
 ) -> dict[str, Any]:
-    try:
-        await computers(request).add_computer(viewer.user, game_id, body.team, body.level)
-    except CommandError as err:
-        raise fail(err) from None
+    await computers(request).add_computer(viewer.user, game_id, body.team, body.level)
     return {"ok": True}
 
 
 async def _step(request: Request, action: str, game_id: int, viewer: CurrentViewer, all_the_way: bool) -> Any:
-    try:
-        return await getattr(computers(request), action)(viewer.user, game_id, all_the_way)
-    except CommandError as err:
-        raise fail(err) from None
+    return await getattr(computers(request), action)(viewer.user, game_id, all_the_way)
 
 
 @router.post("/games/{game_id}/undo")
@@ -160,8 +151,6 @@ async def territory_estimate(
     """Per point (row 0 at the bottom): the estimated owner, for the "Area" view."""
     try:
         return await area(request.app.state.games, db, game_id, viewer.user.id if viewer else None, invite)
-    except CommandError as err:
-        raise fail(err) from None
     except ImportError:
         raise HTTPException(
             503, {"error": "unavailable", "message": "no territory estimator installed"}

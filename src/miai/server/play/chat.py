@@ -6,6 +6,7 @@ once the game has finished; public chat stays.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -20,12 +21,15 @@ if TYPE_CHECKING:
 MAX_LENGTH = 2000
 
 
-def audiences_for(team: int | None, user_id: int | None, finished: bool, teams: int) -> list[str]:
-    """Every chat audience a viewer may read."""
+def audiences_for(
+    team: int | None, user_id: int | None, finished: bool, teams: int, players: Iterable[int] = ()
+) -> list[str]:
+    """Every chat audience a viewer may read; `players` are the game's user ids (private messages are
+    stored for the pair that exchanged them, see `post`)."""
     out = ["all"]
     if finished or user_id is None:
         return out
-    out.append(f"users:{user_id}")
+    out.extend(f"users:{min(user_id, o)},{max(user_id, o)}" for o in sorted(set(players)) if o != user_id)
     if team is not None:
         out.append(f"team:{team}")
         out.extend(

@@ -90,7 +90,8 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
             for m in await repo.moves_of(db, game.id)
             if m.ply <= game.plies  # not a move stored after the row was read
         ]
-    audiences = audiences_for(team, user_id, game.status == "finished", options.teams)
+    finished = game.status == "finished"
+    audiences = audiences_for(team, user_id, finished, options.teams, [p.user_id for p in players])
     data["chat"] = [
         {
             "id": c.id,

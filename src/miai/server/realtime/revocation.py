@@ -2,26 +2,20 @@
 change or reset that ends sessions), in every server process.
 
 A websocket remembers the credential it was opened with: its key is the hash stored for it
-(`api_tokens.token_hash` or `sessions.token_hash`, i.e. `credential_key(token)`), never the token itself.
+(`api_tokens.token_hash` or `sessions.token_hash`, i.e. `auth.token_hash(token)`), never the token itself.
 Sockets of a revoked credential are closed with code 4401; commands in flight on them finish.
 """
 
 from __future__ import annotations
 
-from miai.server.auth import token_hash
 from miai.server.realtime.hub import REVOKED, Hub
 
-__all__ = ["REVOKED", "credential_key", "revoke"]
-
-
-def credential_key(token: str) -> str:
-    """The key of a credential, from the token or cookie value a client sends."""
-    return token_hash(token)
+__all__ = ["REVOKED", "revoke"]
 
 
 async def revoke(hub: Hub, user_id: int, credential: str | None = None) -> None:
-    """Close every open websocket of `user_id` authenticated by `credential` (a stored token hash, see
-    `credential_key`), or every websocket of that user when `credential` is None. Call it after the change
-    is committed. Without Redis (or while it is away) this process's sockets close at once and the other
-    processes are told as soon as Redis is back."""
+    """Close every open websocket of `user_id` authenticated by `credential` (a stored token hash), or
+    every websocket of that user when `credential` is None. Call it after the change is committed. Without
+    Redis (or while it is away) this process's sockets close at once and the other processes are told as
+    soon as Redis is back."""
     await hub.revoke(user_id, credential)
