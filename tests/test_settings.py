@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from miai.server.settings import DEV_SECRET, Settings
+from miai.server.settings import DEV_SECRET, Settings, SettingsError
 from tests.conftest import REPO
 
-STRONG_SECRET = "k" * 40
+STRONG_SECRET = "kJ7-qW2_xP9zR4mN8vB3cT6yH1sD5fG0aL"  # 34 characters, many different
 
 
 @pytest.fixture(autouse=True)
@@ -222,3 +222,30 @@ def test_without_a_secret_an_installation_makes_and_keeps_its_own(
     assert Settings.from_env().secret_key != first.secret_key  # another installation, another secret
     monkeypatch.setenv("MIAI_SECRET_KEY", "an operator's own secret of enough length")
     assert Settings.from_env().secret_key == "an operator's own secret of enough length"
+
+
+@pytest.mark.parametrize(
+    ("secret", "base_url", "problem"),
+    [
+        ("a" * 32, "https://go.example.org", "too easy to guess"),
+        ("0" * 40, "https://go.example.org", "too easy to guess"),
+        ("kJ7-qW2_xP9zR4mN8vB3cT6yH1sD5fG0aL", "http://go.example.org", "https://"),
+    ],
+)
+def test_production_refuses_guessable_secrets_and_plain_http(
+    secret: str, base_url: str, problem: str
+) -> None:
+    settings = Settings(environment="production", secret_key=secret, base_url=base_url)
+    with pytest.raises(SettingsError, match=problem):
+        settings.check()
+
+
+def test_production_over_plain_http_when_the_operator_says_so() -> None:
+    settings = Settings(
+        environment="production",
+        secret_key=STRONG_SECRET,
+        base_url="http://10.0.0.5:8000",
+        cookie_secure=False,
+    )
+    settings.check()
+    assert settings.cookie_secure is False

@@ -8,6 +8,7 @@ import re
 import socket
 import uuid
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -40,9 +41,11 @@ async def _admin(sql: str) -> None:
         await connection.close()
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
+@contextmanager
+def fresh_database(kind: str, tmp_path: Path) -> Iterator[str]:
+    """The URL of an empty database of `kind` ("sqlite": a file in tmp_path; "postgres": created here and
+    dropped afterwards)."""
+    if kind == "sqlite":
         yield f"sqlite+aiosqlite:///{(tmp_path / 'miai.db').as_posix()}"
         return
     need(postgres_reachable(), "PostgreSQL is not reachable on 127.0.0.1:5432")
@@ -53,6 +56,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield f"{base}/{name}"
     finally:
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with fresh_database(request.param, tmp_path) as url:
+        yield url
 
 
 def make_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settings:
@@ -139,3 +148,15 @@ def client(database_url: str, tmp_path: Path) -> Iterator[TestClient]:
     app = create_app(make_settings(database_url, tmp_path), background=False)
     with TestClient(app) as test_client:
         yield test_client
+
+
+def upgrade_to(connection: Any, revision: str) -> None:
+    """Migrate a database (a synchronous connection, inside `run_sync`) to `revision`: for tests of one
+    migration's data step, which need the schema as it was just before it."""
+    from alembic import command
+
+    from miai.server.storage.db import alembic_config
+
+    config = alembic_config()
+    config.attributes["connection"] = connection
+    command.upgrade(config, revision)

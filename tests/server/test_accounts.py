@@ -338,3 +338,21 @@ def test_reset_links_are_capped_per_address_without_saying_so(client: TestClient
         answer = client.post("/api/v1/password-reset", json={"login": "alice"})
         assert answer.status_code == 202
     assert len([m for m in mails(client, address) if m.kind == "reset_password"]) == 3
+
+
+@pytest.mark.parametrize("address", ["x@[127.0.0.1]", "g:v@y.org;", "a@-.-", "nobody@localhost", "a b@c.org"])
+def test_addresses_mail_cannot_go_to_as_given_are_refused(client: TestClient, address: str) -> None:
+    """A pattern let through IP literals and group syntax (where the mail would go is not what is stored)."""
+    body = {"username": "mallory", "password": PASSWORD, "email": address}
+    refused = client.post("/api/v1/accounts", json=body)
+    assert refused.status_code == 422 and refused.json()["message"].startswith("email:"), refused.text
+    value, csrf = sign_up(client, "mallory", "mallory@example.org")
+    patched = client.patch("/api/v1/me/settings", json={"email": address}, headers=with_session(value, csrf))
+    assert patched.status_code == 422 and patched.json()["message"].startswith("email:"), patched.text
+
+
+def test_an_address_is_stored_with_its_domain_in_lower_case(client: TestClient) -> None:
+    value, _ = sign_up(client, "dora", "Dora.Explorer+miai@Example.ORG")
+    assert client.get("/api/v1/me", headers=with_session(value)).json()["user"]["email"] == (
+        "Dora.Explorer+miai@example.org"
+    )

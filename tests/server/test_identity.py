@@ -15,16 +15,15 @@ from typing import Any
 
 import pytest
 import sqlalchemy as sa
-from alembic import command
 from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from miai.server.app import create_app
 from miai.server.auth import hash_password, token_hash
 from miai.server.settings import Settings
-from miai.server.storage.db import _upgrade, alembic_config, make_engine
+from miai.server.storage.db import _upgrade, make_engine
 from miai.server.storage.models import ApiToken, User
-from tests.server.conftest import make_settings, register
+from tests.server.conftest import make_settings, register, upgrade_to
 from tests.server.test_computer_games import centre_first, settle
 
 
@@ -184,7 +183,7 @@ def test_migration_flags_the_existing_computer_accounts(database_url: str) -> No
         engine = make_engine(database_url)
         try:
             async with engine.begin() as connection:
-                await connection.run_sync(lambda c: _upgrade_to(c, "0005"))
+                await connection.run_sync(lambda c: upgrade_to(c, "0005"))
                 users = sa.table(
                     "users",
                     sa.column("username", sa.String()),
@@ -214,10 +213,6 @@ def test_migration_flags_the_existing_computer_accounts(database_url: str) -> No
     assert flags == {"computer-3": True, "computer-gnugo": True, "Computer-9": False, "alice": False}
 
 
-def _upgrade_to(connection: Any, revision: str) -> None:
-    config = alembic_config()
-    config.attributes["connection"] = connection
-    command.upgrade(config, revision)
 
 
 def test_one_name_in_any_case_is_one_account_even_when_registrations_race(client: TestClient) -> None:

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from aiosmtpd.controller import Controller
-from alembic import command
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
@@ -25,10 +24,10 @@ from miai.cli import main
 from miai.server.app import create_app
 from miai.server.notify.outbox import send_pending
 from miai.server.settings import Settings
-from miai.server.storage.db import alembic_config, make_engine
+from miai.server.storage.db import make_engine
 from miai.server.storage.models import OutboxMail, User
 from miai.server.storage.repo import utc
-from tests.server.conftest import Player, register
+from tests.server.conftest import Player, register, upgrade_to
 from tests.server.test_email import Inbox, free_port, outbox_rows, smtp_settings
 
 
@@ -285,16 +284,11 @@ def test_the_mail_command_creates_no_database(tmp_path: Path, capsys: pytest.Cap
 def test_migration_0007_marks_mail_the_old_sender_gave_up_on_as_failed(database_url: str) -> None:
     """The old sender stopped after 10 attempts and left the mail unsent: that mail is failed, not resent."""
 
-    def upgrade(connection: Any, revision: str) -> None:
-        config = alembic_config()
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
-
     async def scenario() -> list[tuple[str, str, bool]]:
         engine = make_engine(database_url)
         try:
             async with engine.begin() as connection:
-                await connection.run_sync(lambda c: upgrade(c, "0006"))
+                await connection.run_sync(lambda c: upgrade_to(c, "0006"))
                 outbox = sa.table(
                     "outbox",
                     *(sa.column(name) for name in ("dedupe_key", "to_address", "subject", "body")),
@@ -313,7 +307,7 @@ def test_migration_0007_marks_mail_the_old_sender_gave_up_on_as_failed(database_
                     ],
                 )
             async with engine.begin() as connection:
-                await connection.run_sync(lambda c: upgrade(c, "head"))
+                await connection.run_sync(lambda c: upgrade_to(c, "head"))
                 query = sa.text("SELECT dedupe_key, kind, failed_at FROM outbox ORDER BY id")
                 rows = await connection.execute(query)
                 return [(key, kind, failed is not None) for key, kind, failed in rows]

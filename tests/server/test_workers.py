@@ -7,7 +7,6 @@ Waits are bounded and polled; the whole process group is killed at the end.
 
 from __future__ import annotations
 
-import asyncio
 import os
 import signal
 import subprocess
@@ -22,7 +21,7 @@ import httpx
 import pytest
 
 from tests.conftest import REPO, need
-from tests.server.conftest import PG_ADMIN, _admin, postgres_reachable
+from tests.server.conftest import fresh_database
 from tests.server.test_redis_fanout import redis_reachable
 from tests.server.test_timeout_restart import free_port
 
@@ -31,18 +30,9 @@ STARTED = "Application startup complete"
 
 
 @pytest.fixture(params=["postgres", "sqlite"])
-def fresh_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{(tmp_path / 'miai.db').as_posix()}"
-        return
-    need(postgres_reachable(), "PostgreSQL is not reachable on 127.0.0.1:5432")
-    name = f"miai_test_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
-    base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
-    try:
-        yield f"{base}/{name}"
-    finally:
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+def fresh_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    with fresh_database(request.param, tmp_path) as url:
+        yield url
 
 
 @contextmanager
@@ -97,10 +87,10 @@ def wait_for_workers(process: subprocess.Popen[bytes], log: Path, seconds: float
         time.sleep(0.1)
 
 
-def test_four_workers_start_together_on_a_fresh_database(fresh_database: str, tmp_path: Path) -> None:
+def test_four_workers_start_together_on_a_fresh_database(fresh_database_url: str, tmp_path: Path) -> None:
     need(redis_reachable(), "Redis is not reachable on 127.0.0.1:6379")
     log = tmp_path / "serve.log"
-    with serving(fresh_database, tmp_path, log) as (process, base):
+    with serving(fresh_database_url, tmp_path, log) as (process, base):
         output = wait_for_workers(process, log)
         assert "Traceback" not in output, output
         assert output.count(STARTED) == WORKERS, output

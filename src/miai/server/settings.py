@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 
 PREFIX = "MIAI_"
 DEV_SECRET = "miai-development-secret-change-me"
+SECRET_DISTINCT_CHARACTERS = 10  # "a" * 32 is long enough and still no secret
 PRODUCTION_SECRET_LENGTH = 32
 # Variables that no longer configure anything, and what replaced them (a warning at start, not an error).
 RETIRED = {
@@ -228,6 +229,17 @@ class Settings(BaseSettings):
         if len(self.secret_key) < PRODUCTION_SECRET_LENGTH:
             raise SettingsError(
                 f"MIAI_SECRET_KEY must be at least {PRODUCTION_SECRET_LENGTH} characters in production"
+            )
+        if len(set(self.secret_key)) < SECRET_DISTINCT_CHARACTERS:
+            raise SettingsError(
+                "MIAI_SECRET_KEY is too easy to guess (too few different characters); make one with "
+                "`python3 -c 'import secrets; print(secrets.token_urlsafe(48))'`"
+            )
+        if not self.https and "cookie_secure" not in self.model_fields_set:
+            # A production server reached over plain http would send its session cookie in the clear.
+            raise SettingsError(
+                "MIAI_BASE_URL must be the public https:// address in production (set "
+                "MIAI_COOKIE_SECURE=false to run over plain http on purpose, e.g. on a private network)"
             )
 
     @classmethod

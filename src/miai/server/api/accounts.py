@@ -16,13 +16,13 @@ from miai.server.api.cookies import COOKIE, session_token, signed
 from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, Viewer
 from miai.server.api.inputs import Id, Line
 from miai.server.auth import (
-    EMAIL,
     PALETTES,
     check_password,
     create_user,
     hash_password,
     new_api_token,
     new_session,
+    normalised_email,
     token_hash,
     validate_password,
 )
@@ -186,8 +186,10 @@ async def update_settings(
     changes = body.model_dump(exclude_none=True)
     email = changes.pop("email", None)
     if email is not None:
-        if email and not EMAIL.match(email):
-            raise HTTPException(422, {"error": "bad_input", "message": "email: not an e-mail address"})
+        try:
+            email = normalised_email(email) if email else ""
+        except ValueError as err:
+            raise HTTPException(422, {"error": "bad_input", "message": str(err)}) from None
         if (email or None) != user.email:  # a new address is unverified until its link is followed
             user.email, user.email_verified_at = email or None, None
             await accounts.void_tokens(db, user.id, account_links.VERIFY_EMAIL, datetime.now(UTC))
