@@ -212,16 +212,17 @@ def test_without_a_secret_an_installation_makes_and_keeps_its_own(
 ) -> None:
     """The public development secret signed the device cookie, so anyone could forge one that passes for
     a known browser and guess passwords past the limit; now a server without MIAI_SECRET_KEY never uses it."""
-    monkeypatch.setenv("MIAI_DATA_DIR", str(tmp_path))
-    first = Settings.from_env()
+    monkeypatch.setenv("MIAI_DATA_DIR", str(tmp_path / "data"))
+    assert Settings.from_env().secret_key == DEV_SECRET  # reading settings (the CLI tools) writes nothing
+    assert not (tmp_path / "data").exists()
+    first = Settings.from_env().for_serving()  # what `miai serve` and every worker run with
     assert first.secret_key != DEV_SECRET and len(first.secret_key) >= 32
-    assert Settings.from_env().secret_key == first.secret_key  # kept: sessions survive a restart
-    assert (tmp_path / "secret_key").stat().st_mode & 0o077 == 0  # readable by its owner only
-    other = tmp_path / "other"
-    monkeypatch.setenv("MIAI_DATA_DIR", str(other))
-    assert Settings.from_env().secret_key != first.secret_key  # another installation, another secret
+    assert Settings.from_env().for_serving().secret_key == first.secret_key  # kept: sessions survive
+    assert (tmp_path / "data" / "secret_key").stat().st_mode & 0o077 == 0  # readable by its owner only
+    monkeypatch.setenv("MIAI_DATA_DIR", str(tmp_path / "other"))
+    assert Settings.from_env().for_serving().secret_key != first.secret_key  # another installation
     monkeypatch.setenv("MIAI_SECRET_KEY", "an operator's own secret of enough length")
-    assert Settings.from_env().secret_key == "an operator's own secret of enough length"
+    assert Settings.from_env().for_serving().secret_key == "an operator's own secret of enough length"
 
 
 @pytest.mark.parametrize(

@@ -15,11 +15,12 @@ from miai.server.settings import Settings
 
 def app_from_env() -> FastAPI:
     log_redaction.install()  # also when started by `uvicorn --factory` with uvicorn's own logging
-    return create_app(Settings.from_env())
+    return create_app(Settings.from_env().for_serving())
 
 
 def serve(settings: Settings, workers: int = 1, log_level: str = "info") -> None:
     """Start uvicorn. Several workers need MIAI_REDIS_URL so realtime events reach every process."""
+    settings = settings.for_serving()  # made once here, read by every worker (app_from_env)
     logging.basicConfig(level=log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     options: dict[str, Any] = {
         "host": settings.host,

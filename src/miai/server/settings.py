@@ -253,14 +253,17 @@ class Settings(BaseSettings):
         values = {by_variable.get(key.lower(), key): value for key, value in found.items()}
         values.update(overrides)
         try:
-            settings = cls(**values)
+            return cls(**values)
         except ValidationError as err:
             raise SettingsError(describe(err)) from None
-        if settings.secret_key == DEV_SECRET and settings.environment != "production":
-            # No secret given: never sign with the public development one (anyone could forge cookies
-            # that pass for a known browser); keep a random one with the embedded database instead.
-            settings = settings.model_copy(update={"secret_key": install_secret(settings.data_dir)})
-        return settings
+
+    def for_serving(self) -> Settings:
+        """The settings a server runs with: without a secret key (outside production, which refuses that),
+        never the public development one, with which anyone could forge cookies that pass for a known
+        browser, but this installation's own random one (`install_secret`)."""
+        if self.secret_key != DEV_SECRET or self.environment == "production":
+            return self
+        return self.model_copy(update={"secret_key": install_secret(self.data_dir)})
 
 
 def install_secret(data_dir: Path) -> str:
