@@ -130,11 +130,13 @@ async def _silent_link() -> None:
     proxy = TcpProxy(*REDIS)
     port = await proxy.start()
     reconnected: list[bool] = []
+    received: list[Any] = []
+    prefix = _prefix()
     relay = RedisRelay(
         f"redis://127.0.0.1:{port}/0",
-        f"{_prefix()}:*",
-        f"{_prefix()}!control",
-        on_message=lambda _data: None,
+        f"{prefix}:*",
+        f"{prefix}!control",
+        on_message=received.append,
         on_control=lambda _data: None,
         on_connected=reconnected.append,
         backoff_base=BASE,
@@ -148,6 +150,13 @@ async def _silent_link() -> None:
         await _until(lambda: not relay.connected)  # noticed: nothing came back, not even a pong
         proxy.unstall()
         await _until(lambda: relay.connected and reconnected[-1] is True)  # back, and told to resync
+        # ... and really back: a message published now arrives (a reconnection during the stall would not).
+        for _ in range(200):
+            await relay.publish(f"{prefix}:game:1", "after the stall")
+            if received:
+                break
+            await asyncio.sleep(0.02)
+        assert received[:1] in ([b"after the stall"], ["after the stall"])
     finally:
         await relay.stop()
         await proxy.close()
