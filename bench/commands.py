@@ -30,7 +30,7 @@ from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from miai.server.play.notifications import Mailer
+from miai.server.notify.mailer import Mailer
 from miai.server.play.options import GoOptions
 from miai.server.play.service import GameService
 from miai.server.realtime.hub import Hub
@@ -78,10 +78,10 @@ async def start_games(service: GameService, users: list[User], games: int) -> li
     started = []
     for i in range(games):
         black, white = users[2 * i], users[2 * i + 1]
-        game_id = await service.create(black, GoOptions(size=9), team=1)
-        await service.join(white, game_id, 2, None)
-        await service.confirm(black, game_id)
-        await service.confirm(white, game_id)
+        game_id = await service.lobby.create(black, GoOptions(size=9), team=1)
+        await service.lobby.join(white, game_id, 2, None)
+        await service.lobby.confirm(black, game_id)
+        await service.lobby.confirm(white, game_id)
         started.append((game_id, black, white))
     return started
 
@@ -93,7 +93,7 @@ async def play_all(service: GameService, started: list[tuple[int, User, User]], 
         done = 0
         for ply in range(moves):
             player = black if ply % 2 == 0 else white
-            await service.move(player, game_id, points[ply])
+            await service.moves.move(player, game_id, points[ply])
             done += 1
         return done
 

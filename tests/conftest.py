@@ -14,6 +14,16 @@ REPO = Path(__file__).resolve().parent.parent
 SHARED_DATA = REPO.parent / "shared" / "data"
 
 
+# Where a developer's own server keeps its data and fan-out: servers the tests start copy this process's
+# environment, and must never share a database or Redis channels with that server or with another test run.
+SERVER_PLACES = ("MIAI_DATABASE_URL", "MIAI_REDIS_URL", "MIAI_REDIS_PREFIX")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for name in SERVER_PLACES:
+        os.environ.pop(name, None)
+
+
 def in_ci() -> bool:
     return os.environ.get("CI", "").lower() == "true"
 

@@ -4,9 +4,9 @@ real subprocess, a short `miai match`, and `miai admin` on SQLite and PostgreSQL
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 import sys
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -14,7 +14,6 @@ import pytest
 
 from miai import __version__
 from miai.cli import SUBCOMMANDS, build_parser, main
-from tests.conftest import need
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -128,22 +127,11 @@ def admin_database(
     request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> Iterator[str]:
     """A fresh database the `miai admin` command finds through MIAI_DATABASE_URL, as an operator sets it."""
-    from tests.server.conftest import PG_ADMIN, _admin, postgres_reachable
+    from tests.server.conftest import fresh_database
 
-    if request.param == "sqlite":
-        url = f"sqlite+aiosqlite:///{(tmp_path / 'miai.db').as_posix()}"
+    with fresh_database(request.param, tmp_path) as url:
         monkeypatch.setenv("MIAI_DATABASE_URL", url)
         yield url
-        return
-    need(postgres_reachable(), "PostgreSQL is not reachable on 127.0.0.1:5432")
-    name = f"miai_test_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
-    url = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1) + f"/{name}"
-    monkeypatch.setenv("MIAI_DATABASE_URL", url)
-    try:
-        yield url
-    finally:
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def _add_people(url: str) -> None:
@@ -193,6 +181,7 @@ def test_miai_admin_grants_lists_and_revokes_the_role(
     [
         (["admin", "grant", "nobody"], "miai admin: error: there is no user 'nobody'\n"),
         (["admin", "revoke", "nobody"], "miai admin: error: there is no user 'nobody'\n"),
+        (["admin", "grant", "-1"], "miai admin: error: there is no user '-1'\n"),
         (
             ["admin", "grant", "computer-1"],
             "miai admin: error: 'computer-1' is a computer account, not a person\n",
@@ -214,3 +203,107 @@ def test_miai_admin_needs_an_action_and_a_name(capsys: pytest.CaptureFixture[str
     assert "the following arguments are required: ACTION" in capsys.readouterr().err
     assert main(["admin", "grant"]) == 2
     assert "the following arguments are required: NAME" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- hostile arguments (miai admin, miai mail)
+
+
+def one_error_line(captured: pytest.CaptureFixture[str], message: str) -> None:
+    """One short line on stderr with `message`, nothing on stdout, no traceback."""
+    out, err = captured.readouterr()
+    assert out == ""
+    lines = err.splitlines()
+    assert len(lines) == 1 and "error:" in lines[0] and message in lines[0], err
+    assert len(lines[0]) < 300, err  # what was typed is quoted cut short
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["admin", "grant", "a\x00b"], "control character U+0000 at position 1"),
+        (["admin", "revoke", "\udcff"], "a lone surrogate (U+DCFF) at position 0"),  # byte 0xff in argv
+        (["admin", "grant", ""], "a username is 1..64 characters, not 0"),
+        (["admin", "grant", "x" * 100_000], "a username is 1..64 characters, not 100000"),
+        (["mail", "retry", "-5"], "a mail id is a whole number 1..2147483647, not '-5'"),
+        (["mail", "retry", "0"], "a mail id is 1..2147483647, not '0'"),
+        (["mail", "retry", str(2**31)], "a mail id is 1..2147483647, not '2147483648'"),
+        (["mail", "retry", "9" * 5000], "a mail id is 1..2147483647, not '999"),
+        (["mail", "retry", "\u0663"], "a mail id is a whole number"),  # int() would read it as 3
+        (["mail", "retry", "1_0"], "a mail id is a whole number"),
+        (["mail", "retry", "1\x00"], "not '1\\x00'"),
+        (["mail", "retry", "\udcff"], "not '\\udcff'"),
+        (["mail", "list", "--limit", "-1"], "the limit is a whole number 1..10000, not '-1'"),
+        (["mail", "list", "--limit", "10001"], "the limit is 1..10000, not '10001'"),
+        (["mail", "list", "--limit", "nan"], "the limit is a whole number 1..10000, not 'nan'"),
+        (["mail", "list", "--data-dir", "a\x00b"], "--data-dir: control character U+0000"),
+        (["mail", "list", "--data-dir", "\udcff"], "--data-dir: a lone surrogate (U+DCFF)"),
+        (["mail", "list", "--database-url", "mysql://db/miai"], "sqlite+aiosqlite:///PATH or postgresql"),
+        (["mail", "list", "--database-url", "postgresql+asyncpg://db:99999/miai"], "port 99999 is not"),
+        (["mail", "retry", "--database-url", "x" * 100_000, "1"], "not a database URL"),
+    ],
+)
+def test_hostile_arguments_get_one_line_and_exit_code_2(
+    argv: list[str],
+    message: str,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv("MIAI_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("MIAI_DATABASE_URL", raising=False)
+    assert main(argv) == 2
+    one_error_line(capsys, message)
+    assert list(tmp_path.iterdir()) == []  # refused before any database was opened or made
+
+
+@pytest.mark.parametrize(
+    ("variable", "value", "message"),
+    [
+        ("MIAI_DATABASE_URL", "postgresql+asyncpg://db:99999999/miai", "port 99999999 is not 1..65535"),
+        ("MIAI_DATABASE_URL", "mysql://db/miai", "Miai uses sqlite+aiosqlite:///PATH"),
+    ],
+)
+def test_miai_admin_refuses_a_database_it_cannot_use_in_one_line(
+    variable: str,
+    value: str,
+    message: str,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    monkeypatch.setenv(variable, value)
+    assert main(["admin", "list"]) == 2
+    one_error_line(capsys, message)
+
+
+def test_miai_admin_names_an_unreachable_database_in_one_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "miai.db").write_text("not a database")
+    monkeypatch.setenv("MIAI_DATA_DIR", str(tmp_path))
+    monkeypatch.delenv("MIAI_DATABASE_URL", raising=False)
+    assert main(["admin", "list"]) == 1
+    one_error_line(capsys, "cannot use the database: (sqlite3.DatabaseError) file is not a database")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["admin", "grant", b"\xff\xfe"],
+        ["mail", "retry", b"\xff"],
+        ["mail", "list", "--data-dir", b"data-\xff"],
+        ["mail", "retry", "--database-url", b"sqlite+aiosqlite:///\xff.db", "1"],
+    ],
+)
+def test_undecodable_bytes_in_argv_are_refused_without_a_traceback(
+    argv: list[str | bytes], tmp_path: Path
+) -> None:
+    """Bytes that are no UTF-8 reach Python as lone surrogates: a real process must refuse them cleanly."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("MIAI_")}
+    env["MIAI_DATA_DIR"] = str(tmp_path)
+    done = subprocess.run(
+        [sys.executable, "-m", "miai", *argv], capture_output=True, env=env, cwd=REPO, timeout=60, check=False
+    )
+    err = done.stderr.decode("utf-8", "backslashreplace")
+    assert done.returncode == 2, err
+    assert "Traceback" not in err and len(err.splitlines()) == 1 and "error:" in err, err
+    assert done.stdout == b""

@@ -71,3 +71,49 @@ def test_the_layer_test_sees_the_layers() -> None:
     """Guard against this test passing vacuously after a move of the source tree."""
     seen = {layer_of(module_name(p)) for p in SRC.rglob("*.py")}
     assert {"core", "formats"} <= seen
+
+
+# ---------------------------------------------------------------- inside the server
+
+SERVER = SRC / "server"
+WEB_FRAMEWORKS = {"fastapi", "starlette", "uvicorn"}
+EDGE = ("miai.server.api", "miai.server.realtime")  # routes, their dependencies and the websockets
+
+
+def imported_names(path: Path) -> list[str]:
+    """Every module `path` imports, `from a import b` counted as both `a` and `a.b` (b may be a module)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    found = imports(path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.extend(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_route_modules_are_imported_by_the_app_alone() -> None:
+    """A route module's shared parts live where others may import them: field types in api/inputs.py,
+    request dependencies in api/deps.py."""
+    routes = {module_name(p) for p in SERVER.rglob("*.py") if "router = APIRouter(" in p.read_text()}
+    assert {"miai.server.api.games", "miai.server.api.accounts", "miai.server.realtime.ws"} <= routes
+    violations = [
+        f"{module_name(path)} imports {target}"
+        for path in sorted(SERVER.rglob("*.py"))
+        if module_name(path) != "miai.server.app"
+        for target in imported_names(path)
+        if target in routes and target != module_name(path)
+    ]
+    assert not violations, "\n".join(violations)
+
+
+def test_identity_and_storage_know_nothing_of_http() -> None:
+    """Accounts, credentials and the database are used by routes, never the other way round."""
+    packages = [SERVER / "identity", SERVER / "storage"]
+    assert all(package.is_dir() for package in packages)
+    violations = [
+        f"{module_name(path)} imports {target}"
+        for package in packages
+        for path in sorted(package.rglob("*.py"))
+        for target in imports(path)
+        if target.split(".")[0] in WEB_FRAMEWORKS or target.startswith(EDGE)
+    ]
+    assert not violations, "\n".join(violations)

@@ -117,6 +117,8 @@ def test_cookie_secure_follows_the_public_address() -> None:
         ("MIAI_ENV", "prod", "'development' or 'production'"),
         ("MIAI_BASE_URL", "javascript:alert(1)", "http:// or https://"),
         ("MIAI_DATABASE_URL", "not a url", "not a database URL"),
+        ("MIAI_DATABASE_URL", "mysql://db/miai", "sqlite+aiosqlite:///PATH or postgresql+asyncpg://"),
+        ("MIAI_DATABASE_URL", "postgresql+asyncpg://db:99999999/miai", "port 99999999 is not 1..65535"),
         ("MIAI_REDIS_URL", "http://cache:6379", "redis://"),
         ("MIAI_ARGON2_MEMORY_KIB", "8", "greater than or equal to 64"),
     ],
@@ -138,6 +140,29 @@ def test_a_secret_is_never_echoed_in_an_error(monkeypatch: pytest.MonkeyPatch) -
     assert str(caught.value).startswith("MIAI_SECRET_KEY: ")
     assert "secret_key" not in repr(Settings(secret_key=STRONG_SECRET))
     assert STRONG_SECRET not in repr(Settings(secret_key=STRONG_SECRET))
+
+
+@pytest.mark.parametrize(
+    ("setting", "value"),
+    [
+        ("database_url", "mysql://miai:hunter2@db/miai"),
+        ("database_url", "postgresql+asyncpg://miai:hunter2@db:99999/miai"),
+        ("redis_url", "http://default:hunter2@cache:6379/0"),
+        ("database_url", "postgresql+asyncpg://miai:hun/ter@2 x@db:99999/miai"),  # '/', '@' and ' ' inside
+        ("redis_url", "http://default:hun/ter@2@cache/0"),
+    ],
+)
+def test_a_password_in_a_bad_url_is_never_echoed(setting: str, value: str) -> None:
+    with pytest.raises(SettingsError) as refused:
+        Settings.from_env(**{setting: value})
+    shown = str(refused.value)
+    assert "hunter2" not in shown and "hun" not in shown and "ter" not in shown
+    assert "miai:***@" in shown or "default:***@" in shown
+
+
+def test_a_redis_port_out_of_range_is_one_line() -> None:
+    with pytest.raises(SettingsError, match=r"^MIAI_REDIS_URL='redis://127.0.0.1:99999/0': the port is not"):
+        Settings.from_env(redis_url="redis://127.0.0.1:99999/0")
 
 
 def test_a_misspelt_keyword_is_refused() -> None:

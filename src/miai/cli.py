@@ -20,6 +20,7 @@ from miai import __version__
 __all__ = ["SUBCOMMANDS", "build_parser", "main"]
 
 Runner = Callable[[argparse.Namespace], int]
+MAX_USERNAME = 64  # what the API takes as a username (the longest an account can have)
 
 
 class _Parser(argparse.ArgumentParser):
@@ -68,8 +69,8 @@ def _add_gtp(subparsers: argparse._SubParsersAction[_Parser]) -> None:
     parser.add_argument(
         "--level",
         default="10",
-        help="computer level 1..10, 'simple' for the quick placeholder player, or the name of an external "
-        "engine configured in MIAI_EXTERNAL_ENGINES (default 10)",
+        help="computer level 1..10, 'simple' for an instant player that reads one move ahead, or the name of "
+        "an external engine configured in MIAI_EXTERNAL_ENGINES (default 10)",
     )
     parser.add_argument(
         "--time",
@@ -338,14 +339,16 @@ def _run_admin(args: argparse.Namespace) -> int:
 
     from sqlalchemy.exc import SQLAlchemyError
 
-    from miai.server.admins import UnknownUser, list_admins, set_admin
     from miai.server.api.inputs import clean_text
+    from miai.server.identity.admins import UnknownUser, list_admins, set_admin
     from miai.server.settings import Settings
 
     try:
         settings = Settings.from_env()
         if args.action != "list":
             clean_text(args.name)  # argv may carry undecodable bytes as lone surrogates
+            if not 1 <= len(args.name) <= MAX_USERNAME:
+                raise ValueError(f"NAME: a username is 1..{MAX_USERNAME} characters, not {len(args.name)}")
     except ValueError as err:
         print(f"miai admin: error: {err}", file=sys.stderr)
         return 2
@@ -363,7 +366,8 @@ def _run_admin(args: argparse.Namespace) -> int:
         print(f"miai admin: error: {err}", file=sys.stderr)
         return 1
     except (OSError, SQLAlchemyError) as err:
-        print(f"miai admin: error: cannot use the database: {err}", file=sys.stderr)
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__  # not SQLAlchemy's help link
+        print(f"miai admin: error: cannot use the database: {reason}", file=sys.stderr)
         return 1
     state = "an administrator" if args.action == "grant" else "not an administrator"
     print(f"{change.username} is now {state}" if change.changed else f"{change.username} already was {state}")

@@ -162,3 +162,26 @@ PROBLEMS = (
         ("A1", "B1"),
     ),
 )
+
+
+# Three colours, R (colour 2) to move. X's four stones at B5-C6 have one liberty, D5. If R takes them the
+# enclosed points are R's and R wins (R 23, O 20, X 11 with O's komi of 6); if R plays anything else, X cannot
+# help and O captures at D5 next, and then O wins (O 21, R 18).
+THREE_COLOUR_CAPTURE = """
+ 7 R R R R O O O
+ 6 R X X R O . O
+ 5 R X X . O O O
+ 4 R R R O O X X
+ 3 R . R O X X .
+ 2 R R R O X . X
+ 1 . R . O X X X
+   A B C D E F G
+"""
+
+
+def three_colour_capture() -> tuple[GoState, int]:
+    """The position above and the one point that wins it for R."""
+    diagram = parse_diagram(THREE_COLOUR_CAPTURE)
+    rules = Rules(dead_stones=DeadStones.ALL_ALIVE, komi=(0.0, 6.0, 0.0))
+    state = new_game(diagram.size, rules, colours=3, setup=diagram.stones, to_move=2)
+    return state, diagram.point("D5")

@@ -1,4 +1,4 @@
-"""The dead-stone estimator on SPEC's seki and dame examples and on textbook positions.
+"""The dead-stone estimator on SPEC's dame examples and on textbook positions (seki: test_seki.py).
 
 Diagrams: X Black (colour 0), O White (1), R the third colour.
 """
@@ -17,15 +17,6 @@ from miai.formats.ascii import Diagram, parse_diagram
 from tests.core.go.helpers import from_diagram
 
 PLAYOUTS = 600
-
-SPEC_SEKI = """
- 5 . . . . .
- 4 . . . . .
- 3 X X X X X
- 2 O O O O X
- 1 . X . O X
-   A B C D E
-"""
 
 DEAD_INSIDE = """
  9 . . . . X O . O .
@@ -96,31 +87,7 @@ def check_invariants(state: GoState, judgement: Judgement) -> None:
     assert judgement.neutral == neutral
 
 
-# ---------------------------------------------------------------- SPEC §1.11.6: seki
-
-
-def test_spec_seki_is_not_dead_under_area_scoring() -> None:
-    state, diagram = position(SPEC_SEKI, scoring=Scoring.AREA)
-    judgement = estimate(state, PLAYOUTS)
-    check_invariants(state, judgement)
-    white_group = points(diagram, "A2 B2 C2 D2 D1")
-    assert not judgement.dead, "a naive estimator would call the surrounded White group dead"
-    assert judgement.seki == white_group | points(diagram, "B1")
-    assert points(diagram, "A1 C1") <= judgement.neutral
-    result = score_with_estimate(state, PLAYOUTS)
-    assert [s.total for s in result.scores] == [18, 5]
-    assert result.owner[diagram.point("A1")] is None and result.owner[diagram.point("C1")] is None
-
-
-def test_spec_seki_gives_no_territory_under_territory_scoring() -> None:
-    state, diagram = position(SPEC_SEKI, scoring=Scoring.TERRITORY, seki_territory=False)
-    judgement = estimate(state, PLAYOUTS)
-    check_invariants(state, judgement)
-    assert not judgement.dead
-    assert points(diagram, "A1 C1") <= judgement.neutral
-    result = score_with_estimate(state, PLAYOUTS)
-    assert [s.territory for s in result.scores] == [10, 0]
-    assert [s.total for s in result.scores] == [10, 0]
+# ---------------------------------------------------------------- seki eyes
 
 
 def test_seki_eyes_are_neutral_only_when_the_rules_say_so() -> None:
@@ -256,24 +223,6 @@ def test_three_colours_each_keep_their_area_and_a_dead_red_stone_goes() -> None:
     assert judgement.dead == points(diagram, "A5")
     assert [judgement.owner.count(colour) for colour in range(3)] == [27, 27, 27]
     assert judgement.owner[diagram.point("A5")] == 0
-
-
-def test_seki_between_two_colours_inside_a_third_colours_wall() -> None:
-    text = """
-     5 . . . . .
-     4 . . . . .
-     3 R R R R R
-     2 O O O O R
-     1 . X . O R
-       A B C D E
-    """
-    state, diagram = position(text, colours=3)
-    judgement = estimate(state, PLAYOUTS)
-    check_invariants(state, judgement)
-    assert not judgement.dead
-    assert judgement.seki == points(diagram, "A2 B2 C2 D2 D1 B1")
-    assert points(diagram, "A1 C1") <= judgement.neutral
-    assert judgement.owner.count(2) == 17  # 7 stones and rows 4-5
 
 
 # ---------------------------------------------------------------- determinism and bad input

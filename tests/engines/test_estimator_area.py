@@ -56,6 +56,7 @@ def test_playouts_must_be_positive() -> None:
 
 
 def test_gtp_final_status_and_score_use_the_estimator() -> None:
+    """SPEC §1.11.6 (b), a shape that only looks like a seki: GNU Go 3.8 also says White dead, B+25.0."""
     engine = build_go_engine("chinese", estimator=GtpEstimator(playouts=400))
     ok(engine, "boardsize 5")
     ok(engine, "komi 0")
@@ -63,10 +64,26 @@ def test_gtp_final_status_and_score_use_the_estimator() -> None:
         ok(engine, f"play black {vertex}")
     for vertex in ("A2", "B2", "C2", "D2", "D1"):
         ok(engine, f"play white {vertex}")
+    assert set(ok(engine, "final_status_list dead").split()) == {"A2", "B2", "C2", "D2", "D1"}
+    assert ok(engine, "final_status_list seki") == ""
+    assert ok(engine, "final_score") == "B+25.0"
+
+
+def test_gtp_final_status_lists_a_true_seki() -> None:
+    """SPEC §1.11.6 (a): GNU Go 3.8 gives the same seki stones and B+18.5."""
+    engine = build_go_engine("chinese", estimator=GtpEstimator(playouts=400))
+    ok(engine, "boardsize 9")
+    ok(engine, "komi 7.5")
+    black = ["D9", "D8", "D7", "D6", "D5", "D4", "D3", "E3", "F3", "G3", "A2", "B2", "C2", "G2", "B1", "G1"]
+    white = ["C9", "C8", "C7", "C6", "C5", "C4", "A3", "B3", "C3", "D2", "E2", "F2", "D1", "F1"]
+    for vertex in black:
+        ok(engine, f"play black {vertex}")
+    for vertex in white:
+        ok(engine, f"play white {vertex}")
     assert ok(engine, "final_status_list dead") == ""
     seki = set(ok(engine, "final_status_list seki").split())
-    assert seki == {"A2", "B2", "C2", "D2", "D1", "B1"}
-    assert ok(engine, "final_score") == "B+13.0"
+    assert seki == {"A2", "B2", "C2", "B1", "D2", "E2", "F2", "D1", "F1"}
+    assert ok(engine, "final_score") == "B+18.5"
 
 
 def test_gtp_estimator_reports_dead_stones() -> None:

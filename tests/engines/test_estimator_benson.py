@@ -85,7 +85,8 @@ def test_two_chains_sharing_two_eyes_live_together() -> None:
     assert not alive & set(state.stones(1))
 
 
-def test_the_white_group_of_the_spec_seki_is_not_unconditionally_alive() -> None:
+def test_the_white_group_of_the_spec_not_seki_diagram_is_not_unconditionally_alive() -> None:
+    """SPEC §1.11.6 (b): the White group only looks like a seki; it is dead."""
     state, _ = position("""
      5 . . . . .
      4 . . . . .

@@ -12,8 +12,13 @@ from miai.engines.score_cli import add_score_parser, score_command
 
 Capture = pytest.CaptureFixture[str]
 
-# SPEC §1.11.6 (seki) as a record: X = AB, O = AW.
-SEKI = b"(;GM[1]FF[4]SZ[5]KM[0]AB[ac][bc][cc][dc][ec][ed][ee][be]AW[ad][bd][cd][dd][de])"
+# SPEC §1.11.6 (a), a seki with one eye each, as a record: X = AB, O = AW.
+SEKI = (
+    b"(;GM[1]FF[4]SZ[9]KM[7.5]AB[da][db][dc][dd][de][df][dg][eg][fg][gg][ah][bh][ch][gh][bi][gi]"
+    b"AW[ca][cb][cc][cd][ce][cf][ag][bg][cg][dh][eh][fh][di][fi])"
+)
+# SPEC §1.11.6 (b), which only looks like a seki: the White group is dead.
+NOT_SEKI = b"(;GM[1]FF[4]SZ[5]KM[0]AB[ac][bc][cc][dc][ec][ed][ee][be]AW[ad][bd][cd][dd][de])"
 # A White stone left inside Black's area on 9x9, after two passes.
 DEAD = (
     b"(;GM[1]FF[4]SZ[9]KM[6.5]RU[Chinese]"
@@ -43,20 +48,20 @@ def record(tmp_path: Path, data: bytes, name: str = "game.sgf") -> str:
 def test_text_output_gives_result_breakdown_and_seki(tmp_path: Path, capsys: Capture) -> None:
     assert run(record(tmp_path, SEKI), "--playouts", "300") == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "B+13"
-    assert lines[1] == "Black: stones 8 + territory 10 = 18"
-    assert lines[2] == "White: stones 5 + territory 0 = 5"
+    assert lines[0] == "B+18.5"
+    assert lines[1] == "Black: stones 16 + territory 37 = 53"
+    assert lines[2] == "White: stones 14 + territory 13 + komi 7.5 = 34.5"
     assert "Dead: none" in lines
-    assert "Seki: B1 D1 A2 B2 C2 D2" in lines
+    assert "Seki: B1 D1 F1 A2 B2 C2 D2 E2 F2" in lines
     assert any("scored as if both passed" in line for line in lines)
 
 
 def test_territory_rules_leave_seki_eyes_to_nobody(tmp_path: Path, capsys: Capture) -> None:
     assert run(record(tmp_path, SEKI), "--rules", "japanese", "--json") == 0
     report = json.loads(capsys.readouterr().out)
-    assert report["result"] == "B+10"
+    assert report["result"] == "B+16.5", "36 against 12 + komi 7.5: eyes A1 and E1 count for nobody"
     assert report["rules"] == "japanese" and report["scoring"] == "territory"
-    assert [entry["territory"] for entry in report["scores"]] == [10, 0]
+    assert [entry["territory"] for entry in report["scores"]] == [36, 12]
     assert report["dead"] == {}
 
 
@@ -111,10 +116,12 @@ def test_missing_file_and_folder(tmp_path: Path, capsys: Capture) -> None:
 
 def test_rules_for_a_size_the_preset_does_not_offer(tmp_path: Path, capsys: Capture) -> None:
     """Dgo is played on 7, 9, 13 and 19 only; scoring a 5x5 record under it still works."""
-    assert run(record(tmp_path, SEKI), "--rules", "dgo") == 0
-    assert capsys.readouterr().out.splitlines()[0] == "B+13", "the record's komi (KM[0]) is kept"
-    assert run(record(tmp_path, SEKI.replace(b"KM[0]", b"")), "--rules", "dgo") == 0
-    assert capsys.readouterr().out.splitlines()[0] == "B+6.5", "without KM, Dgo's komi 6.5"
+    assert run(record(tmp_path, NOT_SEKI), "--rules", "dgo") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "B+25", "the record's komi (KM[0]) is kept"
+    assert "Dead White: D1 A2 B2 C2 D2" in lines
+    assert run(record(tmp_path, NOT_SEKI.replace(b"KM[0]", b"")), "--rules", "dgo") == 0
+    assert capsys.readouterr().out.splitlines()[0] == "B+18.5", "without KM, Dgo's komi 6.5"
 
 
 @pytest.mark.parametrize("argv", [["--playouts", "0"], ["--seed", "-1"], ["--rules", "nope"], []])

@@ -21,7 +21,7 @@ from miai.engines.kernel.tree import (
     PRIOR_W,
     default_params,
 )
-from tests.engines.problems import PROBLEMS, Problem
+from tests.engines.problems import PROBLEMS, Problem, three_colour_capture
 from tests.engines.test_mcts import FakeClock
 
 
@@ -109,6 +109,15 @@ def test_multi_colour_games_stay_legal(colours: int, size: int) -> None:
             if rng.random() < 0.3:
                 move = rng.choice(state.legal_moves())
             state = state.play(move)
+
+
+def test_multi_colour_search_plays_for_the_colour_to_move() -> None:
+    # Only the capture wins for the third colour; a search backing up anyone else's reward misses it.
+    state, capture = three_colour_capture()
+    for seed in range(3):
+        result = KernelSearch(seed=seed).search(state, playouts=1000)
+        assert result.move == Place(capture), f"seed {seed}: {result.move}"
+        assert result.win_rate > 0.8
 
 
 def test_threads_search_side_by_side_and_sum_their_roots() -> None:

@@ -20,7 +20,9 @@ from miai.engines.levels import (
     style,
 )
 
-FAKE_ENGINE = str(Path(__file__).resolve().parents[1] / "formats" / "gtp" / "fake_gtp_engine.py")
+GTP_TESTS = Path(__file__).resolve().parents[1] / "formats" / "gtp"
+FAKE_ENGINE = str(GTP_TESTS / "fake_gtp_engine.py")  # answers genmove with garbage
+SCRIPTED_ENGINE = str(GTP_TESTS / "scripted_go_engine.py")  # answers genmove with the --moves given
 
 
 def test_levels_grow_in_budget_and_shrink_in_errors() -> None:
@@ -114,14 +116,26 @@ def test_gnugo_is_level_11_when_installed(monkeypatch: pytest.MonkeyPatch, tmp_p
 
 
 def test_external_engine_by_name_and_number(monkeypatch: pytest.MonkeyPatch) -> None:
-    """An engine that answers garbage: the generator falls back on Miai's own move."""
+    """Each way of naming an external engine reaches that engine: its own answer is the move played."""
+    records = [
+        {"name": "corner", "command": [sys.executable, SCRIPTED_ENGINE, "--moves", "A1"], "level": 12},
+        {"name": "other", "command": [sys.executable, SCRIPTED_ENGINE, "--moves", "B2"], "level": 13},
+    ]
+    monkeypatch.setenv("MIAI_EXTERNAL_ENGINES", json.dumps(records))
+    state = new_game(7, Rules(komi=(0.0, 7.5)))
+    # No search of Miai's own would open in the corner of an empty board.
+    for level in ("corner", 12, "12"):
+        assert make_move_generator(level, seconds=0.2)(state, 0, None) == Place(0), level
+    for level in ("other", 13):
+        assert make_move_generator(level, seconds=0.2)(state, 0, None) == Place(8), level
+
+
+def test_external_engine_answering_garbage_falls_back_on_miai(monkeypatch: pytest.MonkeyPatch) -> None:
     record = [{"name": "fake", "command": [sys.executable, FAKE_ENGINE], "level": 12}]
     monkeypatch.setenv("MIAI_EXTERNAL_ENGINES", json.dumps(record))
     state = new_game(7, Rules(komi=(0.0, 7.5)))
-    for level in ("fake", 12, "12"):
-        generator = make_move_generator(level, seconds=0.2)
-        move = generator(state, 0, None)
-        assert move == PASS or (isinstance(move, Place) and state.is_legal(move))
+    move = make_move_generator("fake", seconds=0.2)(state, 0, None)
+    assert isinstance(move, Place) and state.is_legal(move)  # level 10 plays on, it does not pass
 
 
 def test_any_game_levels() -> None:

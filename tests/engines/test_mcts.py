@@ -12,6 +12,7 @@ from miai.core.registry import GameState
 from miai.engines.go_playout import kernel_playout
 from miai.engines.mcts import MCTS, Prior, random_playout, widening
 from miai.engines.result import SearchResult
+from tests.engines.problems import three_colour_capture
 
 
 class FakeClock:
@@ -90,6 +91,15 @@ def test_go_three_colours_every_move_is_legal() -> None:
         assert result.move in state.legal_moves()
         state = state.play(result.move)
         search.advance(result.move)
+
+
+def test_go_three_colours_the_mover_plays_for_its_own_result() -> None:
+    # Only the capture wins for the third colour; a search backing up anyone else's reward misses it.
+    state, capture = three_colour_capture()
+    for seed in range(3):
+        result = MCTS(random.Random(seed), kernel_playout()).search(state, playouts=300)
+        assert result.move == Place(capture), f"seed {seed}: {result.move}"
+        assert result.win_rate > max(c.win_rate for c in result.children[1:])
 
 
 def test_tree_reuse_keeps_the_played_subtree() -> None:

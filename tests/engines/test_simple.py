@@ -1,4 +1,5 @@
-"""The placeholder player: never illegal, never fills its own eye, captures and rescues when it can."""
+"""The simple player (`miai gtp --level simple`): never illegal, never fills its own eye, captures and
+rescues when it can."""
 
 from __future__ import annotations
 
@@ -112,19 +113,38 @@ def test_never_fills_its_own_eyes_and_passes_when_only_eyes_are_left() -> None:
 
 
 def test_avoids_self_atari_when_something_else_is_possible() -> None:
+    # Every empty point but B5 would leave a lone black stone with one liberty (E5 is suicide); White's
+    # wall has a dozen liberties, so there is nothing to capture or rescue either.
     state, diagram = from_diagram(
         """
-        5 . O . . .
-        4 O . . . .
-        3 . . . . .
-        2 . . . . .
-        1 . . . . .
+        5 . . . O .
+        4 O O O O O
+        3 . . O . .
+        2 O O O O O
+        1 . . O . .
           A B C D E
         """
     )
+    assert len(state.legal_points(0)) == 11
     for seed in range(30):
         move = SimplePlayer(random.Random(seed))(state, 0, None)
-        assert move != Place(diagram.point("A5")), "A5 would be a stone in atari"
+        assert move == Place(diagram.point("B5")), f"seed {seed}: {move} puts a stone in atari"
+
+
+def test_passes_when_every_point_left_is_self_atari() -> None:
+    state, _ = from_diagram(
+        """
+        5 . . O . .
+        4 O O O O O
+        3 . . O . .
+        2 O O O O O
+        1 . . O . .
+          A B C D E
+        """
+    )
+    assert len(state.legal_points(0)) == 12  # every one of them legal, and every one a stone in atari
+    for seed in range(10):
+        assert SimplePlayer(random.Random(seed))(state, 0, None) == PASS
 
 
 def test_prefers_points_away_from_the_edge_early() -> None:

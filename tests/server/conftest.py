@@ -10,6 +10,7 @@ import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from miai.server.app import create_app
+from miai.server.scheduling.deadlines import enforce_due
 from miai.server.settings import Settings
 from tests.conftest import need
 
@@ -26,6 +28,14 @@ PG_ADMIN = os.environ.get("MIAI_TEST_POSTGRES", "postgresql://postgres@127.0.0.1
 def postgres_reachable() -> bool:
     try:
         with socket.create_connection(("127.0.0.1", 5432), timeout=1):
+            return True
+    except OSError:
+        return False
+
+
+def redis_reachable() -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
             return True
     except OSError:
         return False
@@ -64,12 +74,19 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         yield url
 
 
+def unique_redis_prefix() -> str:
+    """A Redis channel and key prefix no other test, nor another test run at the same time, uses: the Redis
+    is shared, so a test that used the default prefix ("miai") would hear and count the others' traffic."""
+    return f"test-{uuid.uuid4().hex[:12]}"
+
+
 def make_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settings:
     values: dict[str, Any] = {
         "database_url": database_url,
         "data_dir": tmp_path,
         "confirm_window_seconds": 60,
         "rate_limits_enabled": False,  # tests of the limits turn them on (test_rate_limits.py)
+        "redis_prefix": unique_redis_prefix(),  # instances meant to share channels share one Settings
     }
     values.update(overrides)
     return Settings(**values)
@@ -160,3 +177,37 @@ def upgrade_to(connection: Any, revision: str) -> None:
     config = alembic_config()
     config.attributes["connection"] = connection
     command.upgrade(config, revision)
+
+
+class FakeClock:
+    """The server's clock in tests with time: it moves only when told to."""
+
+    def __init__(self, start: datetime = datetime(2026, 1, 1, tzinfo=UTC)) -> None:
+        self.moment = start
+
+    def __call__(self) -> datetime:
+        return self.moment
+
+    def advance(self, seconds: float) -> None:
+        self.moment += timedelta(seconds=seconds)
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def timed_client(database_url: str, tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
+    """A server on `clock`, with a two-minute confirmation window and no background tasks."""
+    app = create_app(
+        make_settings(database_url, tmp_path, confirm_window_seconds=120), now=clock, background=False
+    )
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def run_scheduler(client: TestClient) -> None:
+    """One pass of the deadline scheduler (what the background task does every few seconds)."""
+    state = client.app.state  # type: ignore[attr-defined]
+    client.portal.call(enforce_due, state.sessions, state.games)  # type: ignore[union-attr]

@@ -1,24 +1,25 @@
-"""What the two fuzz suites share: their app, the computer's stand-in, the replay check of a game, and the
-hostile values they send."""
+"""What the two fuzz suites share: their app and hypothesis settings, the computer's stand-in, games to play
+in, the replay check of a game, how failures are collected and reported, and the hostile values they send."""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Hashable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import hypothesis.strategies as st
 from fastapi.testclient import TestClient
+from hypothesis import HealthCheck, Phase, settings
 
 from miai.core.go import GoState, Place
 from miai.formats.sgf.games import load_game
 from miai.formats.sgf.go import load_go
 from miai.server.app import create_app
 from miai.server.play.kinds import table_of
-from miai.server.settings import Settings
-from tests.server.conftest import Player
+from tests.server.conftest import Player, make_settings
 
 COLUMNS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
@@ -30,6 +31,34 @@ def examples(count: int) -> int:
 
 # The same examples on every run, so that CI is reproducible; MIAI_FUZZ_RANDOM=1 explores new ones.
 DERANDOMIZE = not os.environ.get("MIAI_FUZZ_RANDOM")
+# Bounded and reproducible; the number of examples is given where a fuzzer runs.
+FUZZ_SETTINGS = settings(
+    derandomize=DERANDOMIZE,
+    database=None,
+    deadline=None,
+    phases=[Phase.generate],  # failures are collected, not raised: nothing to shrink
+    suppress_health_check=list(HealthCheck),
+)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """One thing the server did wrong: where (an operation, a socket), what was sent, what came back."""
+
+    where: str
+    sent: str
+    outcome: str
+
+    def __str__(self) -> str:
+        return f"{self.where}\n    sent: {self.sent[:400]}\n    outcome: {self.outcome[:400]}"
+
+
+def assert_no_failures(failures: list[Failure], kind: Callable[[Failure], Hashable], what: str) -> None:
+    """Fail listing one failure of each `kind` (the first found): a run reports every kind, not only one."""
+    distinct: dict[Hashable, Failure] = {}
+    for failure in failures:
+        distinct.setdefault(kind(failure), failure)
+    assert not distinct, f"{len(distinct)} kinds of {what}:\n" + "\n".join(map(str, distinct.values()))
 
 
 async def first_legal(state: Any, level: int | str, seed: int, seconds: float | None) -> Any:
@@ -43,13 +72,8 @@ async def first_legal(state: Any, level: int | str, seed: int, seconds: float | 
 def fuzz_client(database_url: str, tmp_path: Path, rate_limits: bool = False) -> Iterator[TestClient]:
     """The app under fuzzing, with cheap password hashing; without rate limits unless asked (the HTTP fuzzer
     would mostly meet 429s)."""
-    settings = Settings(
-        database_url=database_url,
-        data_dir=tmp_path,
-        confirm_window_seconds=60,
-        argon2_time_cost=1,
-        argon2_memory_kib=64,
-        rate_limits_enabled=rate_limits,
+    settings = make_settings(
+        database_url, tmp_path, argon2_time_cost=1, argon2_memory_kib=64, rate_limits_enabled=rate_limits
     )
     app = create_app(settings, background=False, chooser=first_legal)
     with TestClient(app) as client:

@@ -1,18 +1,13 @@
 """Finding 7: tokens and invite codes passed in URLs (`?token=`, `?invite=`) never reach the server's logs.
 
-A real `miai serve` on a free loopback port; its request and websocket log lines are read once it stopped.
+A real `miai serve` on a free loopback port (tests/server/processes.py); its request and websocket log lines
+are read once it stopped.
 """
 
 from __future__ import annotations
 
 import logging
-import os
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -21,37 +16,11 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from tests.conftest import REPO, need
+from tests.conftest import need
+from tests.server.conftest import redis_reachable
+from tests.server.processes import miai_serve
 
 SECRETS = ("secret-http-token", "secret-invite-code", "secret-ws-token", "secret-encoded", "secret-game-ws")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def redis_reachable() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
-            return True
-    except OSError:
-        return False
-
-
-def wait_until_up(base: str, process: subprocess.Popen[bytes], log: Path) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise AssertionError(f"miai serve stopped: {log.read_text()}")
-        try:
-            if httpx.get(f"{base}/api/v1/health", timeout=1).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.1)
-    raise AssertionError("miai serve did not answer within 60 s")
 
 
 def open_socket(url: str) -> None:
@@ -64,45 +33,18 @@ def open_socket(url: str) -> None:
 
 def serve_and_log(tmp_path: Path, *options: str, **variables: str) -> str:
     """Start `miai serve`, send requests carrying secrets in their URLs, stop it, and return its output."""
-    port = free_port()
-    env = {key: value for key, value in os.environ.items() if not key.startswith("MIAI_")}
-    env.update(
-        PYTHONPATH=str(REPO / "src"),
-        PYTHONUNBUFFERED="1",
-        MIAI_ARGON2_TIME_COST="1",
-        MIAI_ARGON2_MEMORY_KIB="1024",
-        **variables,
-    )
-    log = tmp_path / "server.log"
-    command = [sys.executable, "-m", "miai", "serve", "--port", str(port), "--data-dir", str(tmp_path)]
-    command.extend(options)
-    with log.open("wb") as output:
-        process = subprocess.Popen(
-            command,
-            env=env,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            cwd=tmp_path,
-        )
-        base = f"http://127.0.0.1:{port}"
-        try:
-            wait_until_up(base, process, log)
-            assert httpx.get(f"{base}/api/v1/me?token=secret-http-token").status_code == 401
-            httpx.get(f"{base}/api/v1/games/1?invite=secret-invite-code&since=0")
-            httpx.get(f"{base}/api/v1/me?since=1&%74oken=secret-encoded")
-            open_socket(f"ws://127.0.0.1:{port}/api/v1/ws?token=secret-ws-token")
-            open_socket(f"ws://127.0.0.1:{port}/api/v1/games/1/ws?since=0&token=secret-game-ws")
-            # a proxy on this host says who the client is; Miai believes it only from trusted addresses
-            httpx.get(f"{base}/api/v1/health?via=proxy", headers={"X-Forwarded-For": "203.0.113.9"})
-            httpx.get(f"{base}/api/v1/health?last=request")
-        finally:
-            process.send_signal(signal.SIGTERM)
-            try:
-                process.wait(30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait(10)
-    return log.read_text()
+    options = ("--data-dir", str(tmp_path), *options)
+    with miai_serve(tmp_path / "server.log", *options, cwd=tmp_path, **variables) as server:
+        base, port = server.base, server.port
+        assert httpx.get(f"{base}/api/v1/me?token=secret-http-token").status_code == 401
+        httpx.get(f"{base}/api/v1/games/1?invite=secret-invite-code&since=0")
+        httpx.get(f"{base}/api/v1/me?since=1&%74oken=secret-encoded")
+        open_socket(f"ws://127.0.0.1:{port}/api/v1/ws?token=secret-ws-token")
+        open_socket(f"ws://127.0.0.1:{port}/api/v1/games/1/ws?since=0&token=secret-game-ws")
+        # a proxy on this host says who the client is; Miai believes it only from trusted addresses
+        httpx.get(f"{base}/api/v1/health?via=proxy", headers={"X-Forwarded-For": "203.0.113.9"})
+        httpx.get(f"{base}/api/v1/health?last=request")
+    return server.output()  # read once the server stopped: every line written
 
 
 def assert_redacted(text: str, client_behind_proxy: str) -> None:
@@ -148,7 +90,7 @@ def test_several_workers_never_log_them_either_and_trust_only_their_proxies(tmp_
     ],
 )
 def test_redaction(line: str, expected: str) -> None:
-    from miai.server.log_redaction import redact
+    from miai.server.logs import redact
 
     assert redact(line) == expected
 

@@ -22,7 +22,8 @@ from miai.server.api.cookies import COOKIE
 from miai.server.app import create_app
 from miai.server.storage.models import AccountToken, OutboxMail
 from tests.server.conftest import register
-from tests.server.test_email import free_port, smtp_settings
+from tests.server.processes import free_port
+from tests.server.test_email import smtp_settings
 
 PASSWORD = "correct horse"
 

@@ -14,7 +14,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from miai.core.go import PASS, GoState, Move, Place
+from miai.core.go.vertex import parse_point
 from miai.server.app import create_app
+from miai.server.play.stream import CommandStream
+from miai.server.realtime.hub import Hub
 from miai.server.storage import repo
 from tests.server.conftest import Player, make_settings, register
 
@@ -154,13 +157,13 @@ def read_racing(client: TestClient, gid: int, command: Callable[[Any], Awaitable
     games = client.app.state.games  # type: ignore[attr-defined]
 
     async def race() -> tuple[int, int]:
-        async with games.sessions() as db:
+        async with games.stream.sessions() as db:
             row = await repo.game_for_update(db, gid)
-            async with games.sessions() as other:
+            async with games.stream.sessions() as other:
                 user = await repo.user_by_name(other, "alice")
             await command(user)
-            games._cache.clear()
-            state = await games.current_state(db, row)
+            fresh = CommandStream(games.stream.sessions, Hub())  # nothing cached: the state is read
+            state = await fresh.current_state(db, row)
             return state.plies, row.plies
 
     return client.portal.call(race)  # type: ignore[attr-defined,no-any-return]
@@ -171,7 +174,7 @@ def test_a_read_racing_a_move_sees_the_game_as_it_read_it(client: TestClient) ->
     alice = register(client, "alice")
     gid = alice.ok("/api/v1/practice", {"size": 9, "mode": "local"})["id"]
     games = client.app.state.games  # type: ignore[attr-defined]
-    assert read_racing(client, gid, lambda user: games.move(user, gid, "E5")) == (0, 0)
+    assert read_racing(client, gid, lambda user: games.moves.move(user, gid, "E5")) == (0, 0)
     assert moves(alice, gid) == ["E5"]
 
 
@@ -181,8 +184,8 @@ def test_a_read_racing_an_undo_reads_the_game_again(client: TestClient) -> None:
     gid = alice.ok("/api/v1/practice", {"size": 9, "mode": "local"})["id"]
     for vertex in ("E5", "D4", "C3"):
         alice.ok(f"/api/v1/games/{gid}/moves", {"move": vertex})
-    computers = client.app.state.computers  # type: ignore[attr-defined]
-    assert read_racing(client, gid, lambda user: computers.undo(user, gid)) == (2, 2)  # C3 went
+    practice = client.app.state.practice  # type: ignore[attr-defined]
+    assert read_racing(client, gid, lambda user: practice.undo(user, gid)) == (2, 2)  # C3 went
     assert moves(alice, gid) == ["E5", "D4"]
 
 
@@ -201,3 +204,44 @@ def test_a_computer_seat_played_by_an_external_engine_by_name(
     snap = alice.get(f"/api/v1/games/{gid}").json()
     assert [p["computer"] for p in snap["players"]] == [None, "gnugo"]
     assert [(m["team"], m["move"]) for m in snap["moves"]] == [(1, "A1"), (2, "E5")]
+
+
+def test_a_computer_move_that_differs_from_the_undone_one_forgets_the_redo_stack(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found by attack: back at the start, the computer (Black) opened elsewhere, and a redo then replayed its
+    old opening as the player's White move, or answered 500 when that point was taken."""
+    openings = iter(["E5", "D4"])  # the computer's opening, then another one after going back to the start
+
+    async def varying(state: GoState, level: int | str, seed: int, seconds: float | None) -> Move:
+        if state.plies == 0:
+            return Place(parse_point(next(openings), state.size))
+        return await centre_first(state, level, seed, seconds)
+
+    monkeypatch.setattr(client.app.state.computers, "chooser", varying)  # type: ignore[attr-defined]
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 9, "colour": "white", "level": 1})["id"]
+    settle(client)
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "C3"})
+    settle(client)
+    assert moves(alice, gid) == ["E5", "C3", "E4"]
+    alice.ok(f"/api/v1/games/{gid}/start")
+    settle(client)
+    assert moves(alice, gid) == ["D4"]  # a new opening: what was undone no longer follows
+    refused = alice.post(f"/api/v1/games/{gid}/redo")
+    assert refused.status_code == 409
+    assert moves(alice, gid) == ["D4"]
+    assert alice.get(f"/api/v1/games/{gid}").json()["redo"] == 0
+
+
+def test_a_computer_move_equal_to_the_undone_one_keeps_the_rest_for_redo(client: TestClient) -> None:
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 9, "colour": "white", "level": 1})["id"]
+    settle(client)
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "C3"})
+    settle(client)
+    alice.ok(f"/api/v1/games/{gid}/start")
+    settle(client)
+    assert moves(alice, gid) == ["E5"]  # the same opening again (the test computer always opens there)
+    alice.ok(f"/api/v1/games/{gid}/redo")
+    assert moves(alice, gid) == ["E5", "C3", "E4"]

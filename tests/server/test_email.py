@@ -7,7 +7,6 @@ the same database: first with SMTP pointing at a closed port, then with the SMTP
 from __future__ import annotations
 
 import email
-import socket
 import time
 from collections import Counter
 from datetime import UTC, datetime, timedelta
@@ -24,13 +23,7 @@ from miai.server.notify.outbox import send_pending
 from miai.server.settings import Settings
 from miai.server.storage.models import OutboxMail
 from tests.server.conftest import Player, make_settings, register
-
-
-def free_port() -> int:
-    """A loopback port nobody listens on (just released by the OS)."""
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.server.processes import free_port
 
 
 class Inbox:

@@ -35,15 +35,17 @@ import pytest
 import requests
 import schemathesis
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
-from miai.server.admins import set_admin
+from miai.server.identity.admins import set_admin
 from tests.server.conftest import Player, register
 from tests.server.fuzz_support import (
     DEEP,
-    DERANDOMIZE,
+    FUZZ_SETTINGS,
+    Failure,
+    assert_no_failures,
     assert_replays,
     encode,
     examples,
@@ -56,13 +58,6 @@ from tests.server.fuzz_support import (
 
 # Examples per operation and generator (~37 operations, 3 generators): about a minute per database.
 EXAMPLES = {"positive": examples(14), "negative": examples(14), "hostile": examples(20)}
-FUZZ_SETTINGS = settings(
-    derandomize=DERANDOMIZE,
-    database=None,
-    deadline=None,
-    phases=[Phase.generate],  # failures are collected, not raised: nothing to shrink
-    suppress_health_check=list(HealthCheck),
-)
 PASSWORD = "correct horse"
 BASE = "http://testserver"
 
@@ -142,16 +137,6 @@ def build_world(client: TestClient) -> World:
 
 
 # ------------------------------------------------------------------------------------------- requests
-
-
-@dataclass
-class Failure:
-    operation: str
-    request: str
-    outcome: str
-
-    def __str__(self) -> str:
-        return f"{self.operation}\n    request: {self.request[:400]}\n    outcome: {self.outcome[:400]}"
 
 
 @dataclass
@@ -362,10 +347,7 @@ def test_no_request_gets_a_server_error_and_every_game_replays(client: TestClien
         fuzz_operation(world, sender, schema[shape.path][shape.method.lower()], shape)
     settle(world.client)
 
-    failures = unique(sender.failures)
-    assert not failures, f"{len(failures)} kinds of server errors in {sender.sent} requests:\n" + "\n".join(
-        str(f) for f in failures
-    )
+    assert_no_failures(sender.failures, kind, f"server errors in {sender.sent} requests")
     for label, gid in world.games.items():
         after = assert_replays(world.reader(label), gid)
         if label in world.outsider_games:
@@ -375,10 +357,6 @@ def test_no_request_gets_a_server_error_and_every_game_replays(client: TestClien
             assert_replays(world.fuzzer, gid)
 
 
-def unique(failures: list[Failure]) -> list[Failure]:
-    """One failure per operation and outcome (numbers and quoted values blurred), in the order found."""
-    seen: dict[tuple[str, str], Failure] = {}
-    for failure in failures:
-        key = (failure.operation.split(" (")[0], re.sub(r"\d+|'[^']*'", "#", failure.outcome)[:160])
-        seen.setdefault(key, failure)
-    return list(seen.values())
+def kind(failure: Failure) -> tuple[str, str]:
+    """A failure's operation and outcome, numbers and quoted values blurred."""
+    return failure.where.split(" (")[0], re.sub(r"\d+|'[^']*'", "#", failure.outcome)[:160]

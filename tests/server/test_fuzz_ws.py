@@ -33,16 +33,18 @@ import anyio
 import hypothesis.strategies as st
 import pytest
 from fastapi.testclient import TestClient
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import given, settings
 from starlette.testclient import WebSocketTestSession
 
-from miai.server.play.errors import CommandError
+from miai.server.errors import CommandError
 from tests.server.conftest import Player, register
 from tests.server.fuzz_support import (
     DEEP,
-    DERANDOMIZE,
+    FUZZ_SETTINGS,
     HOSTILE_NUMBERS,
+    Failure,
     Raw,
+    assert_no_failures,
     assert_replays,
     encode,
     examples,
@@ -69,14 +71,6 @@ MAX_DEPTH = 200  # levels of JSON nesting in a message
 CONTROL = frozenset({"Cc", "Cs"})  # control characters and lone surrogates
 # Error codes that are the websocket's 5xx: the server failed, not the message
 SERVER_FAILURES = frozenset(error.code for error in all_subclasses(CommandError) if error.status >= 500)
-FUZZ_SETTINGS = settings(
-    max_examples=EXAMPLES,
-    derandomize=DERANDOMIZE,
-    database=None,
-    deadline=None,
-    phases=[Phase.generate],  # failures are collected, not raised: nothing to shrink
-    suppress_health_check=list(HealthCheck),
-)
 
 
 @pytest.fixture
@@ -235,16 +229,6 @@ frames = mostly(messages(), other_frames)
 # ------------------------------------------------------------------------------------------- sockets
 
 
-@dataclass
-class Failure:
-    where: str
-    frame: str
-    outcome: str
-
-    def __str__(self) -> str:
-        return f"{self.where}: {self.frame}\n    {self.outcome}"
-
-
 def next_message(session: WebSocketTestSession) -> dict[str, Any]:
     """The next ASGI message the server sent; TimeoutError if it sends none within WAIT seconds."""
 
@@ -393,7 +377,7 @@ def test_every_websocket_message_gets_its_reply_and_games_replay(client: TestCli
     world.new_practice()
     done: Counter[str] = Counter()  # what the server carried out (acks other than pong), by socket
 
-    @FUZZ_SETTINGS
+    @settings(FUZZ_SETTINGS, max_examples=EXAMPLES)
     @given(batch=st.lists(st.tuples(st.sampled_from(SOCKETS), frames), min_size=1, max_size=4))
     def run(batch: list[tuple[str, Frame]]) -> None:
         versions = {game: world.version(game) for game in ("duel", "practice")}
@@ -423,8 +407,7 @@ def test_every_websocket_message_gets_its_reply_and_games_replay(client: TestCli
         for socket in world.sockets.values():
             socket.close()
     settle(client)
-    distinct = list({(f.where, f.outcome[:60]): f for f in world.failures}.values())
-    assert not distinct, f"{len(distinct)} kinds of failures:\n" + "\n".join(map(str, distinct))
+    assert_no_failures(world.failures, lambda f: (f.where, f.outcome[:60]), "failures")
     assert done["player"] and done["practice"], f"the game logic was not reached: {done}"
     for reader, gid in world.games:
         assert_replays(reader, gid)
@@ -489,8 +472,7 @@ def test_socket_addresses_out_of_range_are_closed_with_a_documented_code(client:
             failures.append(Failure("socket address", url, f"{answer}, expected {sorted(allowed)}"))
 
     run()
-    distinct = list({(f.frame.split("?")[0], f.outcome[:40]): f for f in failures}.values())
-    assert not distinct, f"{len(distinct)} kinds of failures:\n" + "\n".join(map(str, distinct))
+    assert_no_failures(failures, lambda f: (f.sent.split("?")[0], f.outcome[:40]), "failures")
 
 
 # ----------------------------------------------------------------------------------------- user socket
@@ -555,5 +537,4 @@ def test_the_user_socket_answers_every_frame(client: TestClient) -> None:
     finally:
         for session in sessions:
             session.__exit__(None, None, None)
-    distinct = list({f.outcome[:40]: f for f in failures}.values())
-    assert not distinct, f"{len(distinct)} kinds of failures:\n" + "\n".join(map(str, distinct))
+    assert_no_failures(failures, lambda f: f.outcome[:40], "failures")

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from sqlalchemy import event, update
 
-from miai.server.play.errors import Conflict, Stale
-from miai.server.play.notifications import Mailer
+from miai.server.errors import Conflict, Stale
+from miai.server.notify.mailer import Mailer
 from miai.server.play.options import GoOptions
 from miai.server.play.service import GameService
 from miai.server.realtime.hub import Hub, Message
@@ -45,11 +45,11 @@ async def started_games(
     games = []
     for i in range(GAMES):
         black, white = users[2 * i], users[2 * i + 1]
-        game_id = await service.create(black, GoOptions(size=9), team=1)
-        await service.join(white, game_id, 2, None)
+        game_id = await service.lobby.create(black, GoOptions(size=9), team=1)
+        await service.lobby.join(white, game_id, 2, None)
         if start:
-            await service.confirm(black, game_id)
-            await service.confirm(white, game_id)
+            await service.lobby.confirm(black, game_id)
+            await service.lobby.confirm(white, game_id)
         games.append((game_id, black, white))
     try:
         yield service, engine, games
@@ -59,7 +59,7 @@ async def started_games(
 
 
 async def stored_moves(service: GameService, game_id: int) -> list[str]:
-    async with service.sessions() as db:
+    async with service.stream.sessions() as db:
         return [m.move for m in await repo.moves_of(db, game_id)]
 
 
@@ -98,13 +98,13 @@ def test_concurrent_moves_share_commits_and_are_all_stored(database_url: str) ->
     async def work(url: str) -> None:
         async with started_games(url) as (service, engine, games):
             commits = count_commits(engine)
-            first = await asyncio.gather(*(service.move(b, g, "E5") for g, b, _ in games))
-            second = await asyncio.gather(*(service.move(w, g, "D4") for g, _, w in games))
+            first = await asyncio.gather(*(service.moves.move(b, g, "E5") for g, b, _ in games))
+            second = await asyncio.gather(*(service.moves.move(w, g, "D4") for g, _, w in games))
             assert all(a["ok"] for a in first + second)
             assert commits() < 2 * GAMES  # grouped: fewer COMMITs than moves
             for game_id, _, _ in games:
                 assert await stored_moves(service, game_id) == ["E5", "D4"]
-                async with service.sessions() as db:
+                async with service.stream.sessions() as db:
                     game = await db.get(Game, game_id)
                     assert game is not None and game.plies == 2
                     assert game.to_move["team"] == 1
@@ -129,7 +129,7 @@ def test_a_failed_commit_acknowledges_none_of_its_group(
 
             monkeypatch.setattr(repo, "store_commands", broken_once)
             answers = await asyncio.gather(
-                *(service.move(b, g, "E5") for g, b, _ in games), return_exceptions=True
+                *(service.moves.move(b, g, "E5") for g, b, _ in games), return_exceptions=True
             )
             failed = [a for a in answers if isinstance(a, Exception)]
             assert failed and all(isinstance(a, Stale) for a in failed)
@@ -137,8 +137,8 @@ def test_a_failed_commit_acknowledges_none_of_its_group(
                 expected = [] if isinstance(answer, Exception) else ["E5"]
                 assert await stored_moves(service, game_id) == expected
                 if isinstance(answer, Exception):  # nothing was acknowledged, so the player plays again
-                    await service.move(black, game_id, "E5")
-                await service.move(white, game_id, "D4")
+                    await service.moves.move(black, game_id, "E5")
+                await service.moves.move(white, game_id, "D4")
                 assert await stored_moves(service, game_id) == ["E5", "D4"]
 
     run(work, database_url)
@@ -150,12 +150,12 @@ def test_a_game_changed_by_another_process_meanwhile_is_refused(
     async def work(url: str) -> None:
         async with started_games(url) as (service, engine, games):
             game_id, black, white = games[0]
-            await service.move(black, game_id, "E5")
+            await service.moves.move(black, game_id, "E5")
             another_process_moves_on(monkeypatch, engine, game_id, by=1)
             with pytest.raises(Stale):
-                await service.move(white, game_id, "D4")
+                await service.moves.move(white, game_id, "D4")
             assert await stored_moves(service, game_id) == ["E5"]
-            answer = await service.move(white, game_id, "D4")  # read afresh, the retry goes through
+            answer = await service.moves.move(white, game_id, "D4")  # read afresh, the retry goes through
             assert answer["ok"]
             assert await stored_moves(service, game_id) == ["E5", "D4"]
 
@@ -170,13 +170,13 @@ def test_only_the_game_changed_elsewhere_fails_in_its_group(
             victim = games[3][0]
             another_process_moves_on(monkeypatch, engine, victim, by=5, grouped=True)
             answers = await asyncio.gather(
-                *(service.move(b, g, "E5") for g, b, _ in games), return_exceptions=True
+                *(service.moves.move(b, g, "E5") for g, b, _ in games), return_exceptions=True
             )
             for (game_id, black, _), answer in zip(games, answers, strict=True):
                 if game_id == victim:
                     assert isinstance(answer, Stale)
                     assert await stored_moves(service, game_id) == []
-                    await service.move(black, game_id, "E5")  # read afresh, the retry goes through
+                    await service.moves.move(black, game_id, "E5")  # read afresh, the retry goes through
                 else:
                     assert isinstance(answer, dict) and answer["ok"]
                 assert await stored_moves(service, game_id) == ["E5"]
@@ -189,9 +189,9 @@ def test_a_refused_move_leaves_the_group_intact(database_url: str) -> None:
         async with started_games(url) as (service, _engine, games):
             (g1, b1, _), (g2, b2, w2) = games[0], games[1]
             answers = await asyncio.gather(
-                service.move(b1, g1, "E5"),
-                service.move(w2, g2, "E5"),  # not white's turn: refused, nothing written
-                service.move(b2, g2, "Z99"),  # bad vertex: refused
+                service.moves.move(b1, g1, "E5"),
+                service.moves.move(w2, g2, "E5"),  # not white's turn: refused, nothing written
+                service.moves.move(b2, g2, "Z99"),  # bad vertex: refused
                 return_exceptions=True,
             )
             assert isinstance(answers[0], dict) and answers[0]["ok"]
@@ -209,9 +209,9 @@ def test_judging_a_finished_game_does_not_hold_up_other_games(
 
     release = threading.Event()
 
-    def slow_judge(state: Any) -> tuple[frozenset[int], frozenset[int]]:
+    def slow_judge(state: Any) -> judging.Verdict:
         release.wait(10)  # the estimator "thinks" until the other game has moved (or 10 s)
-        return frozenset(), frozenset()
+        return judging.Verdict()
 
     monkeypatch.setattr(judging, "_judge", slow_judge)
     monkeypatch.setattr(judging, "_recent", OrderedDict())  # no verdict remembered from another test
@@ -219,14 +219,15 @@ def test_judging_a_finished_game_does_not_hold_up_other_games(
     async def work(url: str) -> None:
         async with started_games(url) as (service, _engine, games):
             (g1, b1, w1), (g2, b2, _) = games[0], games[1]
-            await service.move(b1, g1, "pass")
-            ending = asyncio.create_task(service.move(w1, g1, "pass"))  # ends game 1: dead stones judged
+            await service.moves.move(b1, g1, "pass")
+            # Ends game 1: its dead stones are judged.
+            ending = asyncio.create_task(service.moves.move(w1, g1, "pass"))
             await asyncio.sleep(0.2)
-            other = await asyncio.wait_for(service.move(b2, g2, "E5"), 5)  # not stuck behind the judge
+            other = await asyncio.wait_for(service.moves.move(b2, g2, "E5"), 5)  # not stuck behind the judge
             assert other["ok"] and not ending.done()
             release.set()
             assert (await ending)["ok"]
-            async with service.sessions() as db:
+            async with service.stream.sessions() as db:
                 game = await db.get(Game, g1)
                 assert game is not None and game.status == "finished" and game.result is not None
 
@@ -241,7 +242,7 @@ def test_a_command_cancelled_while_its_group_is_stored_breaks_nothing(
 
     async def work(url: str) -> None:
         async with started_games(url) as (service, _engine, games):
-            tasks = [asyncio.create_task(service.move(b, g, "E5")) for g, b, _ in games[:3]]
+            tasks = [asyncio.create_task(service.moves.move(b, g, "E5")) for g, b, _ in games[:3]]
             real = repo.store_commands
 
             async def cancel_first(db: Any, writes: Any, **options: Any) -> set[int]:
@@ -256,7 +257,8 @@ def test_a_command_cancelled_while_its_group_is_stored_breaks_nothing(
             assert all(t.result()["ok"] for t in tasks[1:])
             for game_id, _black, white in games[:3]:
                 assert await stored_moves(service, game_id) == ["E5"]
-                answer = await asyncio.wait_for(service.move(white, game_id, "D4"), 10)  # no stale cache
+                # No stale cache:
+                answer = await asyncio.wait_for(service.moves.move(white, game_id, "D4"), 10)
                 assert answer["ok"]
 
     run(work, database_url)
@@ -267,23 +269,23 @@ def test_another_process_moved_the_game_on(database_url: str) -> None:
 
     async def work(url: str) -> None:
         async with started_games(url) as (service, _engine, games):
-            other = GameService(service.sessions, Hub(), Mailer(enabled=False, base_url=""))
+            other = GameService(service.stream.sessions, Hub(), Mailer(enabled=False, base_url=""))
             try:
                 game_id, black, white = games[0]
-                await service.move(black, game_id, "E5")
-                await service.move(white, game_id, "D4")  # this process holds the row at D4's version
-                ack = await other.move(black, game_id, "C3")  # the other process stores C3
+                await service.moves.move(black, game_id, "E5")
+                await service.moves.move(white, game_id, "D4")  # this process holds the row at D4's version
+                ack = await other.moves.move(black, game_id, "C3")  # the other process stores C3
                 # A client that saw the newer version is served at once: the row is read again.
-                ack = await service.move(white, game_id, "F6", expected=ack["version"])
+                ack = await service.moves.move(white, game_id, "F6", expected=ack["version"])
                 # Through Redis each process sees the other's events: a newer version marks the row.
-                other._seen(Message(f"game:{game_id}", "move", {}, ack["version"]))
-                ack = await other.move(black, game_id, "G7")
-                service._seen(Message(f"game:{game_id}", "move", {}, ack["version"]))
-                await service.move(white, game_id, "B2")
+                other.stream.forget_if_moved_on(Message(f"game:{game_id}", "move", {}, ack["version"]))
+                ack = await other.moves.move(black, game_id, "G7")
+                service.stream.forget_if_moved_on(Message(f"game:{game_id}", "move", {}, ack["version"]))
+                await service.moves.move(white, game_id, "B2")
                 # Without either, a refusal makes the next attempt read the row again.
                 with pytest.raises(Conflict):
-                    await other.move(black, game_id, "H8")
-                assert (await other.move(black, game_id, "H8"))["ok"]
+                    await other.moves.move(black, game_id, "H8")
+                assert (await other.moves.move(black, game_id, "H8"))["ok"]
                 moves = await stored_moves(service, game_id)
                 assert moves == ["E5", "D4", "C3", "F6", "G7", "B2", "H8"]
             finally:
@@ -301,11 +303,11 @@ def test_a_refused_command_commits_none_of_its_orm_changes(database_url: str) ->
                 await other.execute(bump)
                 await other.commit()
             with pytest.raises(Stale):
-                await service.confirm(black, game_id)  # against the row held here, now stale
-            async with service.sessions() as db:
+                await service.lobby.confirm(black, game_id)  # against the row held here, now stale
+            async with service.stream.sessions() as db:
                 assert not any(p.confirmed for p in await repo.players_of(db, game_id))
-            await service.confirm(black, game_id)  # read afresh, it goes through
-            async with service.sessions() as db:
+            await service.lobby.confirm(black, game_id)  # read afresh, it goes through
+            async with service.stream.sessions() as db:
                 flags = {p.user_id: p.confirmed for p in await repo.players_of(db, game_id)}
             assert flags[black.id]
 
@@ -320,9 +322,9 @@ def test_an_acknowledged_confirmation_survives_a_stale_neighbour(database_url: s
                 await other.execute(update(Game).where(Game.id == g2).values(version=Game.version + 1))
                 await other.commit()
             answers = await asyncio.gather(
-                service.confirm(b1, g1), service.confirm(b2, g2), return_exceptions=True
+                service.lobby.confirm(b1, g1), service.lobby.confirm(b2, g2), return_exceptions=True
             )
-            async with service.sessions() as db:
+            async with service.stream.sessions() as db:
                 for (game_id, black, _), answer in zip(games[:2], answers, strict=True):
                     flags = {p.user_id: p.confirmed for p in await repo.players_of(db, game_id)}
                     assert flags[black.id] == (answer is None)  # stored exactly when acknowledged
@@ -333,26 +335,27 @@ def test_an_acknowledged_confirmation_survives_a_stale_neighbour(database_url: s
 def test_an_undo_is_stored_with_its_game_or_not_at_all(database_url: str) -> None:
     async def work(url: str) -> None:
         async with started_games(url) as (service, engine, games):
-            from miai.server.play.computer import Computers
+            from miai.server.play.practice import Practice
 
-            computers = Computers(service, chooser=None)  # type: ignore[arg-type]
+            practice_games = Practice(service)
             practice = []
             for _g, black, _w in games[:2]:
-                game_id = await computers.create_practice(black, GoOptions(size=9, mode="local"), "first")
-                await service.move(black, game_id, "E5")
-                await service.move(black, game_id, "D4")
+                local = GoOptions(size=9, mode="local")
+                game_id = await practice_games.create(black, local, "first")
+                await service.moves.move(black, game_id, "E5")
+                await service.moves.move(black, game_id, "D4")
                 practice.append((game_id, black))
             (p1, u1), (p2, u2) = practice
             async with engine.connect() as other:  # game 2 moved on elsewhere
                 await other.execute(update(Game).where(Game.id == p2).values(version=Game.version + 1))
                 await other.commit()
             answers = await asyncio.gather(
-                computers.undo(u1, p1), computers.undo(u2, p2), return_exceptions=True
+                practice_games.undo(u1, p1), practice_games.undo(u2, p2), return_exceptions=True
             )
             for (game_id, _user), answer in zip(practice, answers, strict=True):
                 expected = ["E5"] if isinstance(answer, dict) else ["E5", "D4"]
                 assert await stored_moves(service, game_id) == expected
-            assert (await service.move(u1, p1, "C3"))["ok"]  # the record and the row agree
+            assert (await service.moves.move(u1, p1, "C3"))["ok"]  # the record and the row agree
 
     run(work, database_url)
 
@@ -361,7 +364,7 @@ def test_times_are_stored_as_sqlalchemy_stores_them(tmp_path: Path) -> None:
     async def work(url: str) -> None:
         async with started_games(url) as (service, engine, games):
             game_id, black, _ = games[0]
-            await service.move(black, game_id, "E5")
+            await service.moves.move(black, game_id, "E5")
             async with engine.connect() as connection:
                 raw = (await connection.exec_driver_sql("SELECT created_at FROM game_moves")).scalar()
                 started = (

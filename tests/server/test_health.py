@@ -12,8 +12,8 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from miai.server.app import create_app
 from tests.server.conftest import make_settings, register
+from tests.server.processes import free_port
 from tests.server.test_race_and_auth import start_two_player_game
-from tests.server.test_timeout_restart import free_port
 from tests.server.test_websocket import receive_until
 
 

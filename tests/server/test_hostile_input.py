@@ -17,6 +17,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocketDisconnect
 
 from miai.server.api.body_limit import BodyLimit
+from miai.server.identity.admins import set_admin
 from tests.server.conftest import Player, register
 from tests.server.test_race_and_auth import start_two_player_game
 from tests.server.test_websocket import receive_until
@@ -59,8 +60,15 @@ def still_playing(alice: Player, bob: Player, gid: int) -> None:
     assert move.status_code == 200, move.text
 
 
+def make_admin(client: TestClient, name: str) -> None:
+    """What the operator's `miai admin grant NAME` does."""
+    url = client.app.state.settings.effective_database_url  # type: ignore[attr-defined]
+    client.portal.call(set_admin, url, name, True)  # type: ignore[union-attr]
+
+
 def test_http_text_fields_refuse_nul_surrogates_and_controls(client: TestClient) -> None:
     alice, bob, carol = register(client, "alice"), register(client, "bob"), register(client, "carol")
+    make_admin(client, "alice")  # the admin routes answer 403 to anybody else, whatever the body holds
     gid = start_two_player_game(alice, bob)
     waiting = carol.ok("/api/v1/games", {"size": 9})["id"]
     for name, bad in BAD_TEXTS.items():
@@ -103,6 +111,7 @@ def test_http_text_fields_refuse_nul_surrogates_and_controls(client: TestClient)
 
 def test_ids_and_versions_beyond_64_bits_answer_422_on_every_route(client: TestClient) -> None:
     alice, bob = register(client, "alice"), register(client, "bob")
+    make_admin(client, "alice")  # the admin routes answer 403 to anybody else, whatever the path holds
     gid = start_two_player_game(alice, bob)
     schema = client.get("/api/v1/openapi.json").json()
     routes = 0

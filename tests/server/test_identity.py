@@ -19,7 +19,8 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from miai.server.app import create_app
-from miai.server.auth import hash_password, token_hash
+from miai.server.identity.passwords import hash_password
+from miai.server.identity.tokens import token_hash
 from miai.server.settings import Settings
 from miai.server.storage.db import _upgrade, make_engine
 from miai.server.storage.models import ApiToken, User

@@ -2,46 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from datetime import datetime, timedelta
 
-import pytest
 from fastapi.testclient import TestClient
 
-from miai.server.app import create_app
-from miai.server.scheduling.deadlines import enforce_due
-from tests.server.conftest import Player, make_settings, register
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.moment = datetime(2026, 1, 1, tzinfo=UTC)
-
-    def __call__(self) -> datetime:
-        return self.moment
-
-    def advance(self, seconds: float) -> None:
-        self.moment += timedelta(seconds=seconds)
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def timed_client(database_url: str, tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
-    app = create_app(
-        make_settings(database_url, tmp_path, confirm_window_seconds=120), now=clock, background=False
-    )
-    with TestClient(app) as test_client:
-        yield test_client
-
-
-def run_scheduler(client: TestClient) -> None:
-    state = client.app.state  # type: ignore[attr-defined]
-    client.portal.call(enforce_due, state.sessions, state.games)  # type: ignore[union-attr]
+from tests.server.conftest import FakeClock, Player, register, run_scheduler
 
 
 def snapshot(player: Player, gid: int) -> dict[str, object]:
@@ -89,7 +54,7 @@ def test_per_move_limit_timeout_ends_a_two_player_game(timed_client: TestClient,
     final = snapshot(alice, gid)
     assert final["status"] == "finished"
     assert final["result"]["winners"] == [1]  # type: ignore[index]
-    assert final["result"]["reason"] == "last_colour"  # type: ignore[index]
+    assert final["result"]["reason"] == "timeout"  # type: ignore[index]
 
 
 def test_fischer_clock_adds_the_increment(timed_client: TestClient, clock: FakeClock) -> None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -19,8 +18,7 @@ from fastapi.testclient import TestClient
 from miai.core import amazons, hex, tanbo
 from miai.formats.sgf.games import read_game
 from miai.server.app import create_app
-from tests.server.conftest import Player, make_settings, register
-from tests.server.test_lifecycle import FakeClock, run_scheduler
+from tests.server.conftest import FakeClock, Player, make_settings, register, run_scheduler
 
 KINDS = ["amazons", "hex", "tanbo"]
 TEAM_NAMES = {"amazons": ["White", "Black"], "hex": ["Black", "White"], "tanbo": ["Black", "White"]}
@@ -188,7 +186,13 @@ def test_hex_game_to_a_connection(client: TestClient) -> None:
         alice.ok(f"/api/v1/games/{gid}/moves", {"move": black})  # a1..a5 finally joins row 1 to row 5
     final = snap(alice, gid)
     assert final["status"] == "finished"
-    assert final["result"] == {"reason": "connection", "winners": [1], "ranking": [[1], [2]], "draw": False}
+    assert final["result"] == {
+        "reason": "connection",
+        "winners": [1],
+        "ranking": [[1], [2]],
+        "draw": False,
+        "left": [],
+    }
     position = final["position"]
     assert position["over"] and position["to_move"] is None and position["legal"] == []
     assert position["last"] == {"team": 1, "seat": 0, "move": "a5", "points": [20], "removed": []}
@@ -274,7 +278,13 @@ def test_amazons_game_ends_when_a_player_cannot_move(client: TestClient) -> None
     last_team = position["last"]["team"]
     loser = 3 - last_team
     ranking = [[last_team], [loser]]
-    assert result == {"reason": "noMoves", "winners": [last_team], "ranking": ranking, "draw": False}
+    assert result == {
+        "reason": "noMoves",
+        "winners": [last_team],
+        "ranking": ranking,
+        "draw": False,
+        "left": [],
+    }
     cells = position["cells"]
     assert cells.count(1) == cells.count(2) == 4 and cells.count(-1) == position["plies"]  # one arrow a move
     for square, code in enumerate(cells):  # the loser's queens are all walled in
@@ -297,7 +307,13 @@ def test_tanbo_game_ends_when_a_colour_is_eliminated(client: TestClient) -> None
     result, position = final["result"], final["position"]
     winner = result["winners"][0]
     ranking = [[winner], [3 - winner]]
-    assert result == {"reason": "eliminated", "winners": [winner], "ranking": ranking, "draw": False}
+    assert result == {
+        "reason": "eliminated",
+        "winners": [winner],
+        "ranking": ranking,
+        "draw": False,
+        "left": [],
+    }
     cells = position["cells"]
     assert cells.count(3 - winner) == 0 and cells.count(winner) > 0  # the loser has no stone left
     last = position["last"]
@@ -327,24 +343,18 @@ def test_resignation_ends_the_game(client: TestClient, kind: str) -> None:
     assert flag.status_code == 409 and "only scored games" in flag.json()["message"]
     final = snap(alice, gid)
     assert final["status"] == "finished"
-    assert final["result"] == {"reason": "resign", "winners": [1], "ranking": [[1], [2]], "draw": False}
+    assert final["result"] == {
+        "reason": "resign",
+        "winners": [1],
+        "ranking": [[1], [2]],
+        "draw": False,
+        "left": [{"team": 2, "seat": 0, "how": "resign", "ply": 2, "team_out": True}],
+    }
     assert [m["move"] for m in final["moves"]] == [move, "resign"]
     assert {p["username"]: p["state"] for p in final["players"]} == {"alice": "active", "bob": "resigned"}
     assert final["position"]["last"]["move"] == "resign" and final["position"]["last"]["points"] == []
     sgf = alice.get(f"/api/v1/games/{gid}/sgf").content
     assert read_game(sgf).state.reason == "resign" and b"RE[" in sgf
-
-
-@pytest.fixture
-def clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def timed_client(database_url: str, tmp_path: Path, clock: FakeClock) -> Iterator[TestClient]:
-    app = create_app(make_settings(database_url, tmp_path), now=clock, background=False)
-    with TestClient(app) as test_client:
-        yield test_client
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -28,7 +28,8 @@ from miai.server.storage.db import make_engine
 from miai.server.storage.models import OutboxMail, User
 from miai.server.storage.repo import utc
 from tests.server.conftest import Player, register, upgrade_to
-from tests.server.test_email import Inbox, free_port, outbox_rows, smtp_settings
+from tests.server.processes import free_port
+from tests.server.test_email import Inbox, outbox_rows, smtp_settings
 
 
 class Clock:

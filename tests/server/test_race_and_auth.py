@@ -224,3 +224,13 @@ def test_login_is_rate_limited(database_url: str, tmp_path: Path) -> None:
         ]
         assert codes[:3] == [401, 401, 401]
         assert codes[3:] == [429, 429]
+
+
+def test_resign_needs_no_body(client: TestClient) -> None:
+    """`version` is optional in the resign body, so is the body itself (issue #24 item 7: it answered 422)."""
+    alice, bob = register(client, "alice"), register(client, "bob")
+    gid = start_two_player_game(alice, bob)
+    answer = alice.post(f"/api/v1/games/{gid}/resign")
+    assert answer.status_code == 200, answer.text
+    result = alice.get(f"/api/v1/games/{gid}").json()["result"]
+    assert result["winners"] == [2]

@@ -19,12 +19,12 @@ import pytest
 from fastapi import FastAPI
 from fastapi.testclient import TestClient
 
+from miai.server.api.rate_limits import RateLimits
 from miai.server.app import create_app
-from miai.server.ratelimit import RateLimited, RateLimits
+from miai.server.errors import RateLimited
 from tests.conftest import need
-from tests.server.conftest import make_settings, register
+from tests.server.conftest import make_settings, redis_reachable, register
 from tests.server.tcp_proxy import ThreadedTcpProxy
-from tests.server.test_redis_fanout import redis_reachable
 
 REDIS = "redis://127.0.0.1:6379/0"
 PASSWORD = "correct horse"

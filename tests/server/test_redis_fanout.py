@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import socket
 import uuid
 from pathlib import Path
 
@@ -10,16 +9,8 @@ from fastapi.testclient import TestClient
 
 from miai.server.app import create_app
 from tests.conftest import need
-from tests.server.conftest import make_settings, register
+from tests.server.conftest import make_settings, redis_reachable, register
 from tests.server.test_websocket import receive_until
-
-
-def redis_reachable() -> bool:
-    try:
-        with socket.create_connection(("127.0.0.1", 6379), timeout=1):
-            return True
-    except OSError:
-        return False
 
 
 def test_a_move_on_one_process_reaches_a_socket_on_another(database_url: str, tmp_path: Path) -> None:
@@ -58,3 +49,14 @@ def test_a_move_on_one_process_reaches_a_socket_on_another(database_url: str, tm
             assert receive_until(sock, "move")["d"]["move"] == "F6"
         reply = second.post(f"/api/v1/games/{gid}/moves", json={"move": "C3"}, headers=bob.headers)
         assert reply.status_code == 200, reply.text
+
+
+def test_every_test_app_gets_a_redis_prefix_of_its_own(tmp_path: Path) -> None:
+    """Test runs (and xdist workers) share one Redis: an app built by make_settings must never listen on the
+    default prefix, nor on another test's."""
+    from miai.server.settings import Settings
+
+    redis_url = "redis://127.0.0.1:6379/0"
+    first, second = (make_settings("sqlite+aiosqlite://", tmp_path, redis_url=redis_url) for _ in range(2))
+    assert Settings().redis_prefix not in {first.redis_prefix, second.redis_prefix}
+    assert first.redis_prefix != second.redis_prefix

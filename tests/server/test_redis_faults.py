@@ -10,10 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import signal
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -26,10 +22,10 @@ import httpx
 from websockets.sync.client import ClientConnection, connect
 
 from miai.server.realtime.hub import Hub, Message, Subscription
-from tests.conftest import REPO, need
+from tests.conftest import need
+from tests.server.conftest import redis_reachable
+from tests.server.processes import uvicorn_factory
 from tests.server.tcp_proxy import TcpProxy, ThreadedTcpProxy
-from tests.server.test_redis_fanout import redis_reachable
-from tests.server.test_timeout_restart import free_port
 
 T = TypeVar("T")
 REDIS = ("127.0.0.1", 6379)
@@ -195,48 +191,23 @@ async def _starts_degraded() -> None:
 # --------------------------------------------------------------------------- two real server processes
 
 
+def _redis_ok(health: httpx.Response) -> bool:
+    return health.status_code == 200 and health.json()["redis"] == "ok"
+
+
 @contextmanager
-def _server(database_url: str, data_dir: Path, redis_url: str, prefix: str) -> Iterator[str]:
-    port = free_port()
-    env = {
-        **os.environ,
-        "MIAI_DATABASE_URL": database_url,
-        "MIAI_DATA_DIR": str(data_dir),
-        "MIAI_PORT": str(port),
-        "MIAI_REDIS_URL": redis_url,
-        "MIAI_REDIS_PREFIX": prefix,
-        "MIAI_RATE_LIMITS_ENABLED": "false",
-        "MIAI_ARGON2_TIME_COST": "1",
-        "MIAI_ARGON2_MEMORY_KIB": "64",
-        "PYTHONPATH": str(REPO / "src"),
-    }
-    command = [sys.executable, "-m", "uvicorn", "--factory", "miai.server.main:app_from_env"]
-    command += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            with_error = process.poll() is not None
-            assert not with_error, f"server died: {process.stderr.read().decode() if process.stderr else ''}"
-            try:
-                health = httpx.get(f"{base}/api/v1/health", timeout=1)
-                if health.status_code == 200 and health.json()["redis"] == "ok":
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "server did not start"
-            time.sleep(0.1)
-        yield base
-    finally:
-        process.send_signal(signal.SIGTERM)
-        try:
-            process.wait(15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(5)
-        if process.stderr:
-            process.stderr.close()
+def _server(database_url: str, data_dir: Path, redis_url: str, prefix: str, name: str) -> Iterator[str]:
+    """A server process (uvicorn's factory) once it reaches Redis; its output in `data_dir`/`name`.log."""
+    with uvicorn_factory(
+        data_dir / f"{name}.log",
+        ready=_redis_ok,
+        MIAI_DATABASE_URL=database_url,
+        MIAI_DATA_DIR=str(data_dir),
+        MIAI_REDIS_URL=redis_url,
+        MIAI_REDIS_PREFIX=prefix,
+        MIAI_RATE_LIMITS_ENABLED="false",
+    ) as server:
+        yield server.base
 
 
 def _poll(probe: Callable[[], T], done: Callable[[T], bool], seconds: float = 30.0) -> T:
@@ -286,8 +257,8 @@ def test_moves_survive_a_redis_outage_across_two_processes(database_url: str, tm
     with ThreadedTcpProxy(*REDIS) as proxy:
         redis_url = f"redis://127.0.0.1:{proxy.port}/0"
         with (
-            _server(database_url, tmp_path, redis_url, prefix) as first,
-            _server(database_url, tmp_path, redis_url, prefix) as second,
+            _server(database_url, tmp_path, redis_url, prefix, "first") as first,
+            _server(database_url, tmp_path, redis_url, prefix, "second") as second,
         ):
             suffix = uuid.uuid4().hex[:6]
             alice, bob = _player(first, f"alice{suffix}"), _player(first, f"bob{suffix}")

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from miai.server.admins import set_admin
 from miai.server.app import create_app
+from miai.server.identity.admins import set_admin
 from tests.server.conftest import Player, make_settings, register
 
 

@@ -2,76 +2,28 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 import httpx
 
-from tests.conftest import REPO
+from tests.server.processes import free_port, uvicorn_factory
 
 SECONDS_PER_MOVE = 10
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @contextmanager
-def server(database_url: str, data_dir: Path, port: int) -> Iterator[str]:
-    env = {
-        **os.environ,
-        "MIAI_DATABASE_URL": database_url,
-        "MIAI_DATA_DIR": str(data_dir),
-        "MIAI_PORT": str(port),
-        "PYTHONPATH": str(REPO / "src"),
-    }
-    process = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "uvicorn",
-            "--factory",
-            "miai.server.main:app_from_env",
-            "--host",
-            "127.0.0.1",
-            "--port",
-            str(port),
-            "--log-level",
-            "warning",
-        ],
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    base = f"http://127.0.0.1:{port}"
-    try:
-        for _ in range(200):
-            try:
-                if httpx.get(f"{base}/api/v1/health", timeout=1).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            if process.poll() is not None:
-                raise RuntimeError(f"server died: {process.stderr.read().decode() if process.stderr else ''}")
-            time.sleep(0.1)
-        else:
-            raise RuntimeError("server did not start")
-        yield base
-    finally:
-        process.send_signal(signal.SIGKILL)  # a crash, not a clean shutdown
-        process.wait(10)
-        if process.stderr:
-            process.stderr.close()
+def server(database_url: str, data_dir: Path, port: int, **settings: str) -> Iterator[str]:
+    """A server process on `port`; it ends with SIGKILL, a crash rather than a clean shutdown."""
+    log = data_dir / f"server-{port}.log"
+    with uvicorn_factory(
+        log, crash=True, port=port, MIAI_DATABASE_URL=database_url, MIAI_DATA_DIR=str(data_dir), **settings
+    ) as running:
+        yield running.base
 
 
 def user(base: str, name: str) -> dict[str, str]:
@@ -89,6 +41,13 @@ def call(base: str, method: str, url: str, headers: dict[str, str], body: Any = 
     response = httpx.request(method, base + url, json=body, headers=headers, timeout=10)
     assert response.status_code < 300, response.text
     return response.json()
+
+
+def wait_until(condition: Callable[[], bool], what: str, timeout: float = 20.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, f"gave up waiting for {what}"
+        time.sleep(0.05)
 
 
 def test_timeout_applied_once_after_restart(database_url: str, tmp_path: Path) -> None:
@@ -121,11 +80,25 @@ def test_timeout_applied_once_after_restart(database_url: str, tmp_path: Path) -
         assert snap["status"] == "active"
         states = {p["team"]: p["state"] for p in snap["players"]}
         assert states == {1: "active", 2: "timed_out", 3: "active"}
-    with server(database_url, tmp_path, free_port()) as base:  # a second restart applies nothing again
-        time.sleep(1.5)
+    team_3_deadline = datetime.fromisoformat(snap["deadline"])
+    # A second restart applies nothing again. A marker game whose one-second confirmation window lapses shows
+    # when the restarted server's deadline rounds have run: once it is back to waiting, any timeout still
+    # due (team 2's again, or team 3's too early) would have been applied in the same round or before.
+    with server(database_url, tmp_path, free_port(), MIAI_CONFIRM_WINDOW="1") as base:
+        marker = call(base, "POST", "/api/v1/games", players[0], {"size": 9, "team": 1})["id"]
+        call(base, "POST", f"/api/v1/games/{marker}/join", players[1], {"team": 2})
+        call(base, "POST", f"/api/v1/games/{marker}/confirm", players[0])
+
+        def marker_expired() -> bool:
+            return str(call(base, "GET", f"/api/v1/games/{marker}", players[0])["status"]) == "waiting"
+
+        wait_until(marker_expired, "the confirmation window of the marker game to lapse")
+        asked_at = datetime.now(UTC)
         snap = call(base, "GET", f"/api/v1/games/{gid}", players[0])
         moves = [(m["team"], m["move"]) for m in snap["moves"]]
-        assert moves[:2] == [(1, "E5"), (2, "timeout")]
-        # Team 2's timeout is never applied again; team 3 may time out legitimately if the restart was slow.
-        assert moves.count((2, "timeout")) == 1
-        assert all(team == 3 for team, _ in moves[2:]), moves
+        if asked_at < team_3_deadline:
+            assert moves == [(1, "E5"), (2, "timeout")]  # nothing is due yet, so nothing has changed
+            assert snap["to_move"]["team"] == 3 and snap["status"] == "active"
+        else:  # a slow machine: team 3's own deadline has passed too, and only that may have been applied
+            assert moves[:2] == [(1, "E5"), (2, "timeout")]
+            assert moves[2:] in ([], [(3, "timeout")]), moves

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
-from playwright.sync_api import Browser, expect
+import pytest
+from playwright.sync_api import Browser, ViewportSize, expect
 
-from tests.web.ui import counter, open_browser, register_by_api, submit_new_game
+from tests.web.ui import DESKTOP, PHONE, counter, open_browser, register_by_api, submit_new_game
 
 REPLY_MS = 120_000
 
@@ -34,14 +35,14 @@ def test_creator_adds_computers_to_a_three_colour_game(browser: Browser, server:
     page.select_option("#computer-level", "1")
     page.click("#add-computer")
     team2 = page.locator('.team[data-team="2"] .members')
-    expect(team2).to_contain_text("computer-1")
-    expect(team2.locator(".tag.computer")).to_have_text("computer, level 1")
+    expect(team2.locator(".tag.computer")).to_have_text("computer")
+    expect(team2.locator(".name")).to_have_text("Miai, level 1")  # by engine and level, not its account
     expect(team_choice).to_have_text(["Team 3 (red)"])
-    expect(bob.page.locator('.team[data-team="2"] .tag.computer')).to_have_text("computer, level 1")  # live
+    expect(bob.page.locator('.team[data-team="2"] .name')).to_have_text("Miai, level 1")  # live
 
     page.select_option("#computer-level", "2")
     page.click("#add-computer")
-    expect(page.locator('.team[data-team="3"] .tag.computer')).to_have_text("computer, level 2")
+    expect(page.locator('.team[data-team="3"] .name')).to_have_text("Miai, level 2")
     expect(page.locator("#add-computer")).to_have_count(0)  # no free seat left
     expect(page.locator('.team[data-team="3"]')).to_contain_text("✓ confirmed")  # computers confirm at once
     page.click("#confirm")
@@ -53,6 +54,40 @@ def test_creator_adds_computers_to_a_three_colour_game(browser: Browser, server:
     expect(counter(page)).to_contain_text(re.compile(r"^Move 3 of 3 · Team 3 \(red\): "), timeout=REPLY_MS)
     expect(page.locator("#turn")).to_contain_text("Your turn")
     expect(page.locator(".board .stone")).to_have_count(3)
+    alice.check_no_errors()
+    bob.check_no_errors()
+    alice.context.close()
+    bob.context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_computers_left_alone_cancel_the_game(browser: Browser, server: str, viewport: ViewportSize) -> None:
+    """Decided (issue #24): a game of computers alone never waits or starts; when its last person leaves, it
+    is cancelled, and every open page says why."""
+    tag = "d" if viewport is DESKTOP else "p"
+    alice, bob = (open_browser(browser, server, name + tag, viewport) for name in ("alonealice", "alonebob"))
+    register_by_api(alice)
+    register_by_api(bob)
+    page = alice.page
+    page.goto("/new")
+    gid = submit_new_game(page, {"size": "9", "teams": "3", "team": "1"}, shown="#add-computer")
+    for team, level in (("2", "1"), ("3", "2")):
+        page.select_option("#computer-team", team)
+        page.select_option("#computer-level", level)
+        page.click("#add-computer")
+        expect(page.locator(f'.team[data-team="{team}"] .name')).to_have_text(f"Miai, level {level}")
+    expect(page.locator("#confirm")).to_be_visible()
+    bob.page.goto(f"/games/{gid}")
+    expect(bob.page.locator('.team[data-team="3"] .name')).to_have_text("Miai, level 2")
+    page.click("#leave")
+    expect(page.locator("#confirm-dialog")).to_be_visible()
+    page.click("#confirm-ok")
+    for user in (alice, bob):
+        expect(user.page.locator("#cancelled")).to_have_text(
+            "This game was cancelled: nobody was left to play (computers do not play alone)."
+        )
+    bob.page.goto("/")
+    expect(bob.page.locator(f'[href="/games/{gid}"]')).to_have_count(0)  # not in the lobby
     alice.check_no_errors()
     bob.check_no_errors()
     alice.context.close()

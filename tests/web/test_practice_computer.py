@@ -57,7 +57,7 @@ def test_practice_against_the_computer_with_undo_and_area(
     page.select_option("#practice-level", "1")
     page.click("#practice-submit")
     expect(page.locator("#turn")).to_contain_text("Your turn")
-    expect(page.locator('.team[data-team="2"] .members')).to_contain_text("computer, level 1")
+    expect(page.locator('.team[data-team="2"] .members')).to_contain_text("Miai, level 1")
     expect(counter(page)).to_have_text("Move 0 of 0")
 
     first = my_move(page, 2, FIRST_REPLY_MS)

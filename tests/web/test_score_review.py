@@ -100,7 +100,9 @@ def test_flag_and_correct_dead_stones(browser: Browser, server: str, artifacts: 
     # The player's page updates live: the recomputed result and who corrected it.
     # A1 alive: Black 1 stone, White 1 stone + 0.5 komi (the rest is neutral). A1 dead: Black owns the board.
     winner, totals = (
-        ("Team 2 (white) wins", ("1", "1.5")) if a1_was_dead else ("Team 1 (black) wins", ("81", "0.5"))
+        ("White wins by 0.5 points", ("1", "1.5"))
+        if a1_was_dead
+        else ("Black wins by 80.5 points", ("81", "0.5"))
     )
     expect(page.locator("#result-headline")).to_contain_text(winner)
     expect(page.locator('.scores tr[data-team="1"] td.total')).to_have_text(totals[0])

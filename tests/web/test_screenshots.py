@@ -1,12 +1,93 @@
-"""The screenshot script keeps working: both games end as planned and their pages show the territory."""
+"""The screenshot script keeps working: both games end as planned and their pictures show the whole board,
+its stones in the teams' colours and the territory."""
 
 from __future__ import annotations
 
+import base64
+import struct
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import Browser
 
-from tests.web.make_screenshots import make
+from tests.web.make_screenshots import VIEWPORT, make
+
+# The classic palette (static/js/palette.js) and the board's wood (static/app.css).
+WOOD = "#dcb35c"
+BLACK, WHITE, RED, BLUE = "#111111", "#f4f2ec", "#d32f2f", "#1e63c6"
+
+# Decodes the PNG with the browser's own decoder, finds the board (the bounding box of the wood's colour) and
+# counts the pixels of each colour inside it, within a small tolerance for antialiasing.
+MEASURE = """async ([data, wood, colours]) => {
+  const image = new Image();
+  image.src = 'data:image/png;base64,' + data;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  [canvas.width, canvas.height] = [image.width, image.height];
+  const context = canvas.getContext('2d');
+  context.drawImage(image, 0, 0);
+  const pixels = context.getImageData(0, 0, image.width, image.height).data;
+  const rgb = (hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  const near = (i, [r, g, b]) =>
+    Math.abs(pixels[i] - r) <= 8 && Math.abs(pixels[i + 1] - g) <= 8 && Math.abs(pixels[i + 2] - b) <= 8;
+  const board = { count: 0, left: Infinity, top: Infinity, right: -1, bottom: -1 };
+  const distinct = new Set();
+  for (let y = 0; y < image.height; y++) {
+    for (let x = 0; x < image.width; x++) {
+      const i = 4 * (y * image.width + x);
+      if (distinct.size < 1000) distinct.add((pixels[i] << 16) | (pixels[i + 1] << 8) | pixels[i + 2]);
+      if (near(i, rgb(wood))) {
+        board.count++;
+        board.left = Math.min(board.left, x); board.right = Math.max(board.right, x);
+        board.top = Math.min(board.top, y); board.bottom = Math.max(board.bottom, y);
+      }
+    }
+  }
+  const counts = colours.map(rgb).map((colour) => {
+    let count = 0;
+    for (let y = board.top; y <= board.bottom; y++) {
+      for (let x = board.left; x <= board.right; x++) count += near(4 * (y * image.width + x), colour);
+    }
+    return count;
+  });
+  return { width: image.width, height: image.height, distinct: distinct.size, board, counts };
+}"""
+
+
+def png_size(png: bytes) -> tuple[int, int]:
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[12:16] == b"IHDR", "not a PNG"
+    width, height = struct.unpack(">II", png[16:24])
+    return width, height
+
+
+def measure(browser: Browser, png: bytes, colours: list[str]) -> dict[str, Any]:
+    page = browser.new_page()
+    try:
+        result: dict[str, Any] = page.evaluate(MEASURE, [base64.b64encode(png).decode(), WOOD, colours])
+    finally:
+        page.close()
+    return result
+
+
+def check_picture(browser: Browser, path: Path, size: int, stones: dict[str, int]) -> None:
+    """The picture is the viewport, the whole board is in it, and the board shows each colour's stones
+    (at least `stones[colour]` stones' worth of pixels of that colour)."""
+    png = path.read_bytes()
+    viewport = (VIEWPORT["width"], VIEWPORT["height"])
+    assert png_size(png) == viewport, path.name
+    seen = measure(browser, png, list(stones))
+    assert (seen["width"], seen["height"]) == viewport
+    assert seen["distinct"] > 100, f"{path.name} is nearly blank"
+    board = seen["board"]
+    width, height = board["right"] - board["left"], board["bottom"] - board["top"]
+    assert board["count"] > 0, f"{path.name}: no board"
+    edges = (board["left"], board["top"], viewport[0] - 1 - board["right"], viewport[1] - 1 - board["bottom"])
+    assert min(edges) > 0, f"{path.name}: the board is cut off at the picture's edge: {board}"
+    assert min(width, height) > 500 and board["count"] > 0.3 * width * height, f"{path.name}: {board}"
+    square = width / (size + 2)  # the grid and a margin for the coordinates
+    for (colour, least), count in zip(stones.items(), seen["counts"], strict=True):
+        # A stone's disc is about 0.6 of a grid square; marks on it and antialiasing take some of that.
+        assert count > least * 0.3 * square**2, f"{path.name}: {count} pixels of {colour} on the board"
 
 
 def test_screenshot_script(browser: Browser, server: str, artifacts: Path) -> None:
@@ -18,6 +99,6 @@ def test_screenshot_script(browser: Browser, server: str, artifacts: Path) -> No
     totals = {s["team"]: s["total"] for s in four["result"]["scores"]}
     assert totals == {1: 20, 2: 12, 3: 12, 4: 24}  # the map in make_screenshots.FOUR_COLOURS, B3 captured
     assert sorted(set(four["result"]["territory"])) == [0, 1, 2, 3, 4]
-    for name in ("finished-19x19.png", "four-colours-9x9.png"):
-        png = (artifacts / "screenshots" / name).read_bytes()
-        assert png.startswith(b"\x89PNG") and len(png) > 10_000
+    pictures = artifacts / "screenshots"
+    check_picture(browser, pictures / "finished-19x19.png", 19, {BLACK: 36, WHITE: 36})
+    check_picture(browser, pictures / "four-colours-9x9.png", 9, {BLACK: 12, WHITE: 6, RED: 6, BLUE: 9})

@@ -102,7 +102,7 @@ def test_tanbo_against_the_computer_until_resignation(browser: Browser, server: 
         expect(page.locator("#move-list li")).to_have_count(ply + 1)
     page.click("#resign")
     page.click("#confirm-ok")
-    expect(games_ui.headline(page)).to_have_text("White wins: Black resigned.")
+    expect(games_ui.headline(page)).to_have_text("Black resigned at move 7; White wins by resignation.")
     final = games_ui.snapshot(user, gid)
     assert final["result"]["winners"] == [2] and final["result"]["reason"] == "resign"
     user.check_no_errors()

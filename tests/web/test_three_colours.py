@@ -138,7 +138,7 @@ def test_three_users_play_a_three_colour_game_to_the_end(
     wait_moves(bob.page, 9)
     pass_turn(bob.page, 10)
     for user in (alice, bob, carol):
-        expect(user.page.locator("#result-headline")).to_contain_text("Team 1 (black) wins")
+        expect(user.page.locator("#result-headline")).to_have_text("Black wins by 2 points.")
         expect(user.page.locator(".scores tbody tr")).to_have_count(3)
     # DipGo scoring: stones + territory. Team 1: E5 B1 A2 and the point A1; team 2: D4 J9; team 3: J1.
     result = dave.game(gid)["result"]

@@ -117,8 +117,8 @@ def test_two_player_game_ends_by_resignation(browser: Browser, server: str, arti
     alice.page.click("#resign")
     alice.page.click("#confirm-ok")
     for user in (alice, bob):
-        expect(user.page.locator("#result-headline")).to_contain_text(
-            "Team 2 (white) wins — only one team was left in the game"
+        expect(user.page.locator("#result-headline")).to_have_text(
+            "Black resigned at move 5; White wins by resignation."
         )
         expect(user.page.locator(".members li[data-user] .tag.out")).to_have_text("resigned")
         expect(counter(user.page)).to_contain_text("Move 5 of 5 · Team 1 (black): resigns")

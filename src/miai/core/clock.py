@@ -5,6 +5,7 @@ Times are seconds as floats; the caller passes elapsed times in (the core never 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
@@ -25,6 +26,8 @@ class TimeControl:
     period: float = 0.0  # byo-yomi: length of each period
 
     def check(self) -> None:
+        if not all(math.isfinite(t) for t in (self.per_move, self.main, self.increment, self.period)):
+            raise ValueError("times must be finite numbers of seconds")  # NaN passes every `<=` test below
         if self.per_move <= 0:
             raise ValueError("the time per move must be positive")
         if self.mode is ClockMode.FISCHER and (self.main <= 0 or self.increment < 0):
@@ -51,6 +54,9 @@ class TeamClock:
 
     def after_move(self, control: TimeControl, elapsed: float) -> TeamClock:
         """The clock after a move that took `elapsed` seconds (assumes it was in time)."""
+        if math.isnan(elapsed):
+            raise ValueError("the elapsed time is not a number")
+        elapsed = max(0.0, elapsed)  # a wall clock that stepped back must not give time back
         if control.mode is ClockMode.FISCHER:
             return replace(self, main=max(0.0, self.main - elapsed) + control.increment)
         if control.mode is ClockMode.BYOYOMI:

@@ -1,7 +1,5 @@
-"""`miai score FILE.sgf`: score a Go record with the dead-stone estimator.
-
-Wire it into the `miai` command with `from miai.engines.score_cli import add_score_parser, score_command`
-and `"score": (add_score_parser, score_command)` in `miai.cli.SUBCOMMANDS`.
+"""`miai score FILE.sgf`: score a Go record with the dead-stone estimator (`miai.cli` registers the
+subcommand from `add_score_parser` and `score_command`).
 
 The record's last position is scored as if the game had ended there by passes. Rules: `--rules PRESET`,
 else the preset the record names (RU, or Miai's own MR), else `chinese`; komi and handicap come from the

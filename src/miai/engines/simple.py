@@ -1,6 +1,7 @@
-"""A simple seeded Go player: a PLACEHOLDER until the real MCTS engine exists (a separate issue).
+"""A simple seeded Go player that reads one move ahead: `miai gtp --level simple`.
 
-It reads nothing deeper than one move. In order of preference it
+It is no search engine (that is `go_player`, the computer's levels 1..10) but an instant, deterministic
+opponent for trying GTP tools and for tests that need a whole game played quickly. In order of preference it
 1. captures (the largest opponent chain in atari it can take),
 2. saves its own largest chain in atari when playing on the last liberty gives that chain two or more,
 3. plays a random legal point, preferring points off the first two lines while the board is still

@@ -16,13 +16,15 @@ import miai
 from miai.server.api import accounts, admin, games, health, openapi, outbox, practice
 from miai.server.api.body_limit import BodyLimit
 from miai.server.api.headers import SecurityHeaders
-from miai.server.auth import set_password_cost
+from miai.server.api.rate_limits import rate_limits_for
+from miai.server.errors import CommandError, RateLimited
+from miai.server.identity.passwords import set_password_cost
+from miai.server.notify.mailer import Mailer
 from miai.server.notify.outbox import run_outbox
 from miai.server.play.computer import Chooser, Computers, engine_chooser
-from miai.server.play.errors import CommandError
-from miai.server.play.notifications import Mailer
-from miai.server.play.service import Clock, GameService, system_now
-from miai.server.ratelimit import rate_limits_for
+from miai.server.play.practice import Practice
+from miai.server.play.service import GameService
+from miai.server.play.stream import Clock, system_now
 from miai.server.realtime import ws
 from miai.server.realtime.hub import Hub
 from miai.server.scheduling.deadlines import run_scheduler
@@ -62,6 +64,7 @@ def create_app(
         app.state.hub = Hub(settings.redis_url, settings.redis_prefix)
         await app.state.hub.start()
         mailer = Mailer(enabled=bool(settings.smtp_host), base_url=settings.base_url, now=now)
+        app.state.mailer = mailer
         app.state.games = GameService(
             app.state.sessions,
             app.state.hub,
@@ -70,6 +73,7 @@ def create_app(
             now,
         )
         app.state.computers = Computers(app.state.games, chooser or engine_chooser)
+        app.state.practice = Practice(app.state.games)
         tasks: list[asyncio.Task[Any]] = []
         if background:
             tasks.append(
@@ -119,9 +123,8 @@ def create_app(
 
     @app.exception_handler(CommandError)
     async def command_error(_request: Request, err: CommandError) -> JSONResponse:
-        """The one mapping of the game service's errors to HTTP: status, stable code, and when to retry."""
-        retry_after = err.extra.get("retry_after")  # a 429 says when to try again
-        headers = {"Retry-After": str(retry_after)} if retry_after is not None else None
+        """The one mapping of command errors to HTTP: status, stable code, and (429) when to retry."""
+        headers = {"Retry-After": str(err.retry_after)} if isinstance(err, RateLimited) else None
         return JSONResponse(err.body(), status_code=err.status, headers=headers)
 
     @app.exception_handler(HTTPException)

@@ -8,13 +8,13 @@ from typing import Any
 import uvicorn
 from fastapi import FastAPI
 
-from miai.server import log_redaction
+from miai.server import logs
 from miai.server.app import create_app
 from miai.server.settings import Settings
 
 
 def app_from_env() -> FastAPI:
-    log_redaction.install()  # also when started by `uvicorn --factory` with uvicorn's own logging
+    logs.install()  # also when started by `uvicorn --factory` with uvicorn's own logging
     return create_app(Settings.from_env().for_serving())
 
 
@@ -26,7 +26,7 @@ def serve(settings: Settings, workers: int = 1, log_level: str = "info") -> None
         "host": settings.host,
         "port": settings.port,
         "log_level": log_level,
-        "log_config": log_redaction.uvicorn_log_config(),  # applied in every worker process too
+        "log_config": logs.uvicorn_log_config(),  # applied in every worker process too
         # Client addresses (rate limits, logs) from X-Forwarded-For, only when a trusted proxy sent it
         "proxy_headers": True,
         "forwarded_allow_ips": settings.forwarded_allow_ips,

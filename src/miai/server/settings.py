@@ -36,6 +36,7 @@ PREFIX = "MIAI_"
 DEV_SECRET = "miai-development-secret-change-me"
 SECRET_DISTINCT_CHARACTERS = 10  # "a" * 32 is long enough and still no secret
 PRODUCTION_SECRET_LENGTH = 32
+DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
 # Variables that no longer configure anything, and what replaced them (a warning at start, not an error).
 RETIRED = {
     "MIAI_ADMINS": "administrators are a stored role now: grant it with `miai admin grant NAME`",
@@ -163,9 +164,13 @@ class Settings(BaseSettings):
     def _database_url(cls, value: str) -> str:
         if value:
             try:
-                make_url(value)
+                url = make_url(value)
             except ArgumentError:
                 raise ValueError("not a database URL, e.g. postgresql+asyncpg://user@host/miai") from None
+            if url.drivername not in DATABASE_DRIVERS:  # the drivers Miai installs; others fail on first use
+                raise ValueError("Miai uses sqlite+aiosqlite:///PATH or postgresql+asyncpg://user@host/name")
+            if url.port is not None and not 0 < url.port < 65536:
+                raise ValueError(f"port {url.port} is not 1..65535")
         return value
 
     @field_validator("redis_url")
@@ -173,6 +178,10 @@ class Settings(BaseSettings):
     def _redis_url(cls, value: str) -> str:
         if value and urlsplit(value).scheme not in ("redis", "rediss", "unix"):
             raise ValueError("must be a redis://, rediss:// or unix:// URL")
+        try:
+            urlsplit(value).port  # noqa: B018  (reading it checks it)
+        except ValueError:
+            raise ValueError("the port is not 1..65535") from None
         return value
 
     @field_validator(
@@ -299,7 +308,7 @@ def describe(err: ValidationError) -> str:
         known = field in Settings.model_fields
         name = env_name(field) if known else field
         shown = known and Settings.model_fields[field].repr and problem["type"] != "missing"
-        value = repr(problem["input"])
+        value = repr(_without_password(problem["input"]))
         value = value if len(value) <= 80 else value[:77] + "..."
         where = f"{name}={value}" if shown else name
         message = problem["msg"].removeprefix("Value error, ")
@@ -307,6 +316,19 @@ def describe(err: ValidationError) -> str:
             message = "not a setting"
         parts.append(f"{where}: {message}" if where else message)
     return "; ".join(parts)
+
+
+def _without_password(value: Any) -> Any:
+    """A URL's credentials masked (`postgresql://miai:***@db/miai`): errors are logged and shown on screens.
+    Everything up to the last `@` is the user part, whatever the password holds (`/`, `@`, spaces)."""
+    if not isinstance(value, str) or "://" not in value or "@" not in value:
+        return value
+    scheme, rest = value.split("://", 1)
+    if "@" not in rest:
+        return value
+    credentials, host = rest.rsplit("@", 1)
+    user = credentials.split(":", 1)[0] if ":" in credentials else ""
+    return f"{scheme}://{user}:***@{host}"
 
 
 def random_token() -> str:

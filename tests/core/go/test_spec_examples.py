@@ -225,7 +225,7 @@ def test_triple_ko_cycle(ko: KoRule) -> None:
         assert state.analyze(last).reason is IllegalReason.SUPERKO
 
 
-SEKI = """
+NOT_A_SEKI = """  # SPEC §1.11.6 (b): only looks like a seki; the core counts what is on the board
     5 . . . . .
     4 . . . . .
     3 X X X X X
@@ -236,9 +236,10 @@ SEKI = """
 
 
 @pytest.mark.parametrize("scoring", [Scoring.AREA, Scoring.DIPGO])
-def test_seki_under_area_scoring(scoring: KoRule) -> None:
-    """§1.11.6: X = 8 stones + 10 territory = 18, O = 5 stones; A1 and C1 are neutral."""
-    state, d = from_diagram(SEKI, Rules(scoring=scoring, allowed_sizes=(5,)))
+def test_every_stone_counts_in_the_false_seki_under_area_scoring(scoring: KoRule) -> None:
+    """§1.11.6 (b) with every stone alive (the estimator judges White dead, tests/engines/test_seki.py):
+    X = 8 stones + 10 territory = 18, O = 5 stones; A1 and C1 are neutral."""
+    state, d = from_diagram(NOT_A_SEKI, Rules(scoring=scoring, allowed_sizes=(5,)))
     x, o = score(state)
     assert (x.stones, x.territory, x.total) == (8, 10, 18)
     assert (o.stones, o.territory, o.total) == (5, 0, 5)
@@ -249,9 +250,9 @@ def test_seki_under_area_scoring(scoring: KoRule) -> None:
             assert after.is_legal(Place(d.point(other)), 1 - colour)
 
 
-def test_seki_under_territory_scoring() -> None:
-    """§1.11.6: under itsyourturn territory counting X gets 10, O gets 0."""
-    state, _ = from_diagram(SEKI, Rules(scoring=Scoring.TERRITORY, allowed_sizes=(5,)))
+def test_every_stone_counts_in_the_false_seki_under_territory_scoring() -> None:
+    """§1.11.6 (b) with every stone alive: under itsyourturn territory counting X gets 10, O gets 0."""
+    state, _ = from_diagram(NOT_A_SEKI, Rules(scoring=Scoring.TERRITORY, allowed_sizes=(5,)))
     x, o = score(state)
     assert (x.total, o.total) == (10, 0)
 

@@ -122,10 +122,19 @@ def test_strict_text_input_that_cannot_decode_keeps_going() -> None:
 
 def test_stops_quietly_when_the_reader_goes_away() -> None:
     class Closed(io.StringIO):
+        def __init__(self) -> None:
+            super().__init__()
+            self.attempts = 0
+
         def write(self, text: str) -> int:
+            self.attempts += 1
             raise BrokenPipeError
 
-    run_gtp_loop(make_engine(), io.StringIO("name\nname\n"), Closed())
+    stdin = io.StringIO("name\nversion\nname\n")
+    out = Closed()
+    run_gtp_loop(make_engine(), stdin, out)  # returns: no BrokenPipeError escapes
+    assert out.attempts == 1  # no answer is attempted after the pipe broke
+    assert stdin.readline() == "version\n"  # and no further command is read, let alone run
 
 
 def test_strict_text_wrapper_loses_nothing_around_a_bad_line() -> None:

@@ -9,7 +9,6 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from miai.formats.gtp import (
-    COLUMNS,
     Command,
     GtpError,
     GtpProtocolError,
@@ -168,10 +167,10 @@ def test_gtp_error_is_a_value_error() -> None:
 # --- vertices -----------------------------------------------------------------------------
 
 
-def test_columns_skip_i() -> None:
-    assert len(COLUMNS) == 25
-    assert "I" not in COLUMNS
-    assert COLUMNS[7:9] == "HJ"
+def test_written_columns_skip_i_and_name_every_column_of_the_largest_board() -> None:
+    letters = [format_vertex((col, 0), 25)[0] for col in range(25)]
+    assert letters[7:9] == ["H", "J"] and letters[-1] == "Z"
+    assert "I" not in letters and len(set(letters)) == 25
 
 
 @pytest.mark.parametrize(

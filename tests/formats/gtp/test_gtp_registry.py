@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from miai import __version__
-from miai.formats.gtp import GtpEngine, GtpError, parse_float, parse_response
+from miai.formats.gtp import Command, GtpEngine, GtpError, parse_command, parse_float, parse_response
 
 
 def make_engine() -> GtpEngine:
@@ -169,36 +169,91 @@ def test_handlers_get_a_fresh_list(engine: GtpEngine) -> None:
     assert seen == [["a", "mutated"], ["a", "mutated"]]
 
 
-def _check_response(response: str | None) -> None:
-    if response is None:
+# make_engine()'s commands and their argument counts, built-ins included: a model to predict its answers.
+ARITY: dict[str, tuple[int, int | None]] = {
+    "protocol_version": (0, 0), "name": (0, 0), "version": (0, 0), "known_command": (1, 1),
+    "list_commands": (0, 0), "quit": (0, 0), "komi": (1, 1), "boom": (0, None), "silent_boom": (0, None),
+    "bad_str": (0, None), "not_a_string": (0, None), "refuse": (0, None), "echo": (0, None),
+    "multi": (0, None), "range": (1, 3), "many": (2, None),
+}  # fmt: skip
+
+
+def expected(command: Command) -> tuple[bool, str]:
+    """What make_engine() must answer to `command`: success and text (for arity errors, how it starts)."""
+    name, args = command.name, command.args
+    if not name:
+        return False, "missing command name"
+    if name not in ARITY:
+        return False, "unknown command"
+    low, high = ARITY[name]
+    if len(args) < low or (high is not None and len(args) > high):
+        return False, "wrong number of arguments: "
+    if name == "komi":
+        try:
+            parse_float(args[0], "komi")
+        except GtpError as err:
+            return False, str(err)
+    answers = {
+        "protocol_version": (True, "2"),
+        "name": (True, "TestBot"),
+        "version": (True, "1.2"),
+        "known_command": (True, "true" if args and args[0] in ARITY else "false"),
+        "list_commands": (True, "\n".join(sorted(ARITY))),
+        "boom": (False, "internal error: kaboom"),
+        "silent_boom": (False, "internal error: KeyError"),
+        "bad_str": (False, "internal error: Weird"),
+        "not_a_string": (False, "internal error: handler for not_a_string returned NoneType"),
+        "refuse": (False, "cannot do that"),
+        "echo": (True, " ".join(args).rstrip()),  # trailing (Unicode) spaces never reach the wire
+        "multi": (True, "one\ntwo"),
+        "range": (True, "ok"),
+        "many": (True, "ok"),
+    }
+    return answers.get(name, (True, ""))  # komi and quit answer with nothing
+
+
+def check_response(line: str, response: str | None) -> None:
+    """One well-formed response to `line`, with its id and the answer the model predicts."""
+    command = parse_command(line)
+    if command is None:
+        assert response is None, (line, response)
         return
-    assert response[0] in "=?"
-    assert response.endswith("\n\n")
-    assert "\n\n" not in response[:-2]
+    assert response is not None, line
+    assert response[0] in "=?" and response.endswith("\n\n"), (line, response)
+    assert "\n\n" not in response[:-2], (line, response)  # one response, not two
+    parsed = parse_response(response)
+    ok, text = expected(command)
+    assert (parsed.ok, parsed.id) == (ok, command.id), (line, response)
+    assert parsed.text.startswith(text) if text.endswith(": ") else parsed.text == text, (line, response)
 
 
 @settings(max_examples=300)
 @given(st.binary(max_size=200))
-def test_random_bytes_never_crash(data: bytes) -> None:
+def test_random_bytes_get_the_answers_the_commands_call_for(data: bytes) -> None:
     engine = make_engine()
     for errors in ("replace", "surrogateescape", "latin-1"):
         line = data.decode("latin-1") if errors == "latin-1" else data.decode("utf-8", errors=errors)
-        _check_response(engine.handle_line(line))
+        check_response(line, engine.handle_line(line))
 
 
-_VOCABULARY = ["komi", "boom", "refuse", "echo", "known_command", "name", "12", "#", "quit", "multi", "range"]
+_VOCABULARY = [*ARITY, "fly", "12", "#", "1.5", "x"]
 
 
-@settings(max_examples=300)
+@settings(max_examples=500)
 @given(
     st.lists(
         st.sampled_from([*_VOCABULARY, "\t", "\r", "\x00", " ", "\n"]) | st.text(max_size=12),
         max_size=8,
     )
 )
-def test_garbage_built_from_real_words_never_crashes(tokens: list[str]) -> None:
+def test_garbage_built_from_real_words_gets_the_answers_it_calls_for(tokens: list[str]) -> None:
     engine = make_engine()
-    response = engine.handle_line(" ".join(tokens))
-    _check_response(response)
+    line = " ".join(tokens)
+    check_response(line, engine.handle_line(line))
     # The engine still answers normally afterwards.
     assert engine.handle_line("protocol_version") == "= 2\n\n"
+
+
+def test_the_model_matches_the_engine_on_every_command() -> None:
+    """Every command of make_engine() is in the model, so the fuzzing above predicts real answers."""
+    assert sorted(ARITY) == make_engine().commands

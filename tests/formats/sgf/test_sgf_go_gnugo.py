@@ -10,6 +10,7 @@ import pytest
 from miai.core.go import PASS, RESIGN, TIMEOUT, GoState, KoRule, Pass, Place, Rules, new_game
 from miai.formats.gtp import GtpController, Vertex, find_gnugo, gnugo_channel
 from miai.formats.sgf.go import GoRecord, dump_go, load_go
+from miai.formats.sgf.times import TimeLeft
 from tests.conftest import need, shared_data
 
 RECORDS = 10
@@ -102,3 +103,21 @@ def test_gnugo_loads_miai_games_with_extension_events(gnugo: GtpController, tmp_
     path.write_bytes(dump_go(state, {"PB": "Miai", "PW": "Miai"}))
     assert gnugo_sees(gnugo, path, 5) == miai_sees(state)
     assert load_go(path.read_bytes()).state.moves() == state.moves()
+
+
+@pytest.mark.gnugo
+def test_gnugo_loads_records_with_time_left(gnugo: GtpController, tmp_path: Path) -> None:
+    """TM, OT and the time left after each move (BL/WL, OB/OW) are standard properties GNU Go accepts."""
+    state = new_game(9, Rules(ko=KoRule.SIMPLE, komi=(0.0, 6.5)))
+    for point in (40, 41, 31, 49, 22, 50):
+        state = state.play(Place(point))
+    state = state.play(PASS)
+    times = {ply: TimeLeft((ply - 1) % 2, 30 if ply > 4 else 600 - ply * 11.125, 3 if ply > 4 else None)
+             for ply in range(1, 8)}
+    info = {"TM": "600", "OT": "3x30 byo-yomi"}
+    data = dump_go(state, info, times=times)
+    assert b"BL[588.875]" in data and b"OW[3]" in data
+    path = tmp_path / "timed.sgf"
+    path.write_bytes(data)
+    assert gnugo_sees(gnugo, path, 9) == miai_sees(state)
+    assert gnugo_sees(gnugo, path, 9, 5) == miai_sees(load_go(data, upto=5).state)

@@ -26,7 +26,7 @@ from miai.core.go import (
     Timeout,
     new_game,
 )
-from miai.core.go.rules import MAX_SIZE, HandicapLayout
+from miai.core.go.rules import HandicapLayout
 from miai.formats.sgf import GameTree, Node, parse_sgf
 from miai.formats.sgf.go import dump_go, load_go
 
@@ -152,7 +152,6 @@ def test_two_colour_moves_use_standard_properties_only(state: GoState) -> None:
         assert not node.has("MS")
         standard_moves += node.has("B") or node.has("W")
     assert standard_moves == sum(isinstance(m, Place | Pass) for m, *_ in events(state))
-    assert state.size <= MAX_SIZE
 
 
 @pytest.mark.parametrize("colours", [7, 8])

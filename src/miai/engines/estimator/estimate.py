@@ -11,7 +11,14 @@ from miai.engines.estimator.benson import unconditionally_alive
 from miai.engines.estimator.chains import Chain, Chains
 from miai.engines.estimator.judgement import Judgement, colour_name
 from miai.engines.estimator.playouts import ownership_shares
-from miai.engines.estimator.seki import closed_seki, fill_proof_points, seki_chains, still_shared_points
+from miai.engines.estimator.reading import Budget, Verdict
+from miai.engines.estimator.seki import (
+    closed_seki,
+    fill_proof_points,
+    read_candidates,
+    seki_chains,
+    still_shared_points,
+)
 
 DEFAULT_PLAYOUTS = 1000
 # A group is alive when it keeps its points in at least this share of the playouts. Light playouts favour
@@ -19,35 +26,53 @@ DEFAULT_PLAYOUTS = 1000
 # only a little more often than not at the end of a game is usually dead: 0.62 separates the alive and dead
 # groups of the OGS and GNU Go scoring sets (tests/conformance/test_scoring_accuracy.py).
 ALIVE_FROM = 0.62
+# Chains next to a seki point that the playouts cannot kill: the reading found no kill; or a kill only for
+# the side that moves first, and both sides passed instead (OGS players score such a position as seki);
+# or it went beyond its bounds, and the shared liberty nobody fills is the best evidence left.
+SPARED = (Verdict.SAFE, Verdict.UNSETTLED, Verdict.OPEN)
+READ_DEAD = "read out: captured even when it plays first, sacrifices included"
 
 
 def estimate(state: GoState, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0) -> Judgement:
     """Judge every stone on `state`'s board alive, dead or in seki (deterministic for a seed).
 
-    Unconditionally alive chains (Benson) are never dead. Every other group (chains joined through empty
+    Unconditionally alive chains (Benson) are never dead. Chains next to a seki point are read out
+    (`read_candidates`): one captured even when its owner moves first is dead (SPEC §1.11.6: a seki
+    that only looks like one), the others are spared. Every other group (chains joined through empty
     regions only their colour borders) is dead when its stones keep their points in fewer than
-    ALIVE_FROM of the playouts, unless it is in seki; the verdict is shared by all stones of the group.
+    ALIVE_FROM of the playouts; the verdict is shared by all stones of the group. The spared chains that
+    still share a seki point with a live chain of another colour are in seki.
     """
     chains = Chains(state)
     certain = unconditionally_alive(state, chains)
     colours = state.active_colours or list(range(state.colours))
     shares = ownership_shares(state, playouts, seed)
     kept = [_kept_share(chains, chain, shares, certain) for chain in chains.chains]
-    in_seki = seki_chains(chains, closed_seki(chains, fill_proof_points(chains, colours)))
+    points = closed_seki(chains, fill_proof_points(chains, colours))
+    candidates = _uncertain(chains, seki_chains(chains, points), certain)
+    budget = Budget()
+    verdicts = read_candidates(chains, candidates, certain, budget)
 
     dead_chains: set[int] = set()
-    reasons = []
+    reasons: list[str] = []
+    _read_dead(chains, verdicts, dead_chains, reasons)
     for group in chains.groups():
+        if dead_chains.intersection(group):
+            continue
         stones = sum(len(chains.chains[i].points) for i in group)
         share = sum(kept[i] * len(chains.chains[i].points) for i in group) / stones
-        if share < ALIVE_FROM and not any(i in in_seki for i in group):
+        if share < ALIVE_FROM and not any(verdicts.get(i) in SPARED for i in group):
             dead_chains.update(group)
-            reasons.append(_reason(chains, group, share))
+            reasons.append(_reason(chains, group, _kept_text(share)))
     live = set(range(len(chains.chains))) - dead_chains
     neutral_share = [1.0 - sum(column) for column in zip(*shares, strict=True)]
-    in_seki |= seki_chains(chains, still_shared_points(chains, live, neutral_share))
-    in_seki = _whole_groups(chains, {i for i in in_seki if not chains.chains[i].points <= certain})
-    in_seki -= dead_chains
+    more = still_shared_points(chains, live, neutral_share)
+    new = _uncertain(chains, seki_chains(chains, more), certain) - candidates
+    if new:  # read with the clusters they join, so that a sacrifice next to them is seen
+        verdicts.update(read_candidates(chains, candidates | new, certain, budget, only=new))
+        _read_dead(chains, verdicts, dead_chains, reasons)
+        live -= dead_chains
+    in_seki = _whole_groups(chains, _seki_members(chains, points | more, live, verdicts)) - dead_chains
 
     dead = frozenset(p for i in dead_chains for p in chains.chains[i].points)
     seki = frozenset(p for i in in_seki for p in chains.chains[i].points)
@@ -103,6 +128,29 @@ def _kept_share(chains: Chains, chain: Chain, shares: list[list[float]], certain
     return sum(own[p] for p in chain.points) / len(chain.points)
 
 
+def _read_dead(chains: Chains, verdicts: dict[int, Verdict], dead: set[int], reasons: list[str]) -> None:
+    """Add the groups with a chain the reading kills to `dead`, each with its reason."""
+    for group in chains.groups():
+        if not dead.intersection(group) and any(verdicts.get(i) is Verdict.DEAD for i in group):
+            dead.update(group)
+            reasons.append(_reason(chains, group, READ_DEAD))
+
+
+def _seki_members(chains: Chains, points: set[int], live: set[int], verdicts: dict[int, Verdict]) -> set[int]:
+    """The spared live chains next to a seki point that live chains of two or more colours touch."""
+    out: set[int] = set()
+    for p in points:
+        around = chains.around(p) & live
+        if len({chains.chains[i].colour for i in around}) >= 2:
+            out.update(i for i in around if verdicts.get(i) in SPARED)
+    return out
+
+
+def _uncertain(chains: Chains, members: set[int], certain: frozenset[int]) -> set[int]:
+    """The chains that are not unconditionally alive."""
+    return {i for i in members if not chains.chains[i].points <= certain}
+
+
 def _whole_groups(chains: Chains, members: set[int]) -> set[int]:
     out = set(members)
     for group in chains.groups():
@@ -139,9 +187,12 @@ def _regions_touching(state: GoState, dead: frozenset[int], seki: frozenset[int]
     return out
 
 
-def _reason(chains: Chains, group: list[int], share: float) -> str:
+def _kept_text(share: float) -> str:
+    return f"kept its points in {share:.0%} of the playouts; alive needs {ALIVE_FROM:.0%}"
+
+
+def _reason(chains: Chains, group: list[int], why: str) -> str:
     points = sorted(p for i in group for p in chains.chains[i].points)
     vertices = " ".join(format_point(p, chains.state.size) for p in points)
     name = colour_name(chains.chains[group[0]].colour)
-    kept = f"kept its points in {share:.0%} of the playouts; alive needs {ALIVE_FROM:.0%}"
-    return f"Dead: {name} {vertices} ({kept})."
+    return f"Dead: {name} {vertices} ({why})."

@@ -1,11 +1,15 @@
-"""Seki: chains of different colours that share liberties nobody can fill without being captured.
+"""Seki: chains of different colours that share liberties nobody can fill, and that nobody can kill.
 
 A shared liberty is a *seki point* when no colour can play there usefully: the play would be suicide, or
 it would leave the player's own chain with a single liberty without capturing anything (self-atari), so
-the other side takes it at once (SPEC §1.11.6). Such points are found two ways, and either suffices:
-on the board itself (`fill_proof_points`, then `closed_seki`), and in the playouts, whose policy never
-makes such a self-atari, so that the point is still empty and bordered by two colours when they end
-(`still_shared_points`).
+the other side takes it at once. Such points are found two ways: on the board itself
+(`fill_proof_points`, then `closed_seki`), and in the playouts, whose policy never makes such a self-atari,
+so that the point is still empty and bordered by two colours when they end (`still_shared_points`).
+
+A seki point only makes a seki candidate: a sacrifice may still kill (SPEC §1.11.6, straight or bent
+three with the vital point taken, a throw-in that leaves one eye). `read_candidates` reads every
+candidate chain out (`miai.engines.estimator.reading`); the estimator kills those captured even when
+their owner moves first and spares the others.
 """
 
 from __future__ import annotations
@@ -13,8 +17,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from miai.engines.estimator.chains import Chains
+from miai.engines.estimator.reading import Budget, LocalReading, Verdict
 
 STILL_SHARED = 0.5  # share of playouts at whose end a seki point is still empty and neutral
+JOIN_LIBERTIES = 3  # a chain next to a seki cluster with this many liberties or fewer takes part in its fight
 
 
 def nobody_can_fill(chains: Chains, p: int, colours: Iterable[int]) -> bool:
@@ -82,6 +88,70 @@ def still_shared_points(chains: Chains, live: set[int], neutral_share: Sequence[
 def seki_chains(chains: Chains, points: set[int]) -> set[int]:
     """The chains that touch a seki point."""
     return {i for p in points for i in chains.around(p)}
+
+
+def read_candidates(
+    chains: Chains,
+    candidates: set[int],
+    certain: frozenset[int],
+    budget: Budget,
+    only: set[int] | None = None,
+) -> dict[int, Verdict]:
+    """A verdict for every candidate chain (or those in `only`), read with the candidates it shares
+    liberties with and the short-of-liberties chains around them (`_fight`)."""
+    verdicts: dict[int, Verdict] = {}
+    for cluster in _clusters(chains, candidates):
+        wanted = cluster if only is None else cluster & only
+        if not wanted:
+            continue
+        reading = LocalReading(chains, _fight(chains, cluster, certain), budget)
+        for i in sorted(wanted):
+            chain = chains.chains[i]
+            verdicts[i] = reading.verdict(chain.points, chain.colour)
+    return verdicts
+
+
+def _fight(chains: Chains, cluster: set[int], certain: frozenset[int]) -> set[int]:
+    """The cluster and the chains next to it or to its liberties with at most JOIN_LIBERTIES liberties.
+
+    A wall that short of liberties may itself be captured, or cost an eye to connect to, so the reading
+    must not take it for alive. One ring only: further out, a fight would take in half the board.
+    """
+    near = {
+        j
+        for i in cluster
+        for p in chains.chains[i].points | chains.chains[i].liberties
+        for n in chains.neighbours[p]
+        if (j := chains.at[n]) >= 0
+    }
+    return set(cluster) | {
+        j
+        for j in near - cluster
+        if len(chains.chains[j].liberties) <= JOIN_LIBERTIES and not chains.chains[j].points <= certain
+    }
+
+
+def _clusters(chains: Chains, candidates: set[int]) -> list[set[int]]:
+    """The candidates joined through liberties they share, whatever their colours."""
+    parent = {i: i for i in candidates}
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    owners: dict[int, int] = {}
+    for i in sorted(candidates):
+        for p in chains.chains[i].liberties:
+            if p in owners:
+                parent[find(i)] = find(owners[p])
+            else:
+                owners[p] = i
+    out: dict[int, set[int]] = {}
+    for i in candidates:
+        out.setdefault(find(i), set()).add(i)
+    return list(out.values())
 
 
 def _own_eye(chains: Chains, p: int, index: int) -> bool:

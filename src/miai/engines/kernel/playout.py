@@ -1,9 +1,17 @@
 """Compiled playouts: a seeded random generator, the light move policy, area scoring and rewards.
 
-The policy is the classic light one (MoGo, Pachi, michi): answer the last move by capturing a chain it left
-in atari or by saving one's own chain from atari, else play a 3×3 shape next to it, else a uniformly random
-legal move; never fill one's own eye, and usually refuse self-atari. Playouts obey only the simple ko (a
-superko cycle is cut by the move cap) and every colour plays until nobody has a useful move left.
+The light policy (MoGo, Pachi, Fuego) tries, in this order (the first three steps each with a probability):
+around the last move, capture a chain in atari or rescue one's own (an escape into a working ladder is no
+rescue); else two-liberty tactics (atari the chain just played when that captures it, directly or by
+ladder, or give an own chain the move left with two liberties a third); else a 3×3 shape next to it
+(`patterns`); else a point whose whole 3×3 neighbourhood is empty (Fuego's fill-board); else a uniformly
+random playable point. No step fills one's own eye. A self-atari of BIG_SELF_ATARI stones or more is
+never played; a smaller one (a possible nakade) is refused at random, more often when a step suggested it
+than when it was drawn at random (PROB_REJECT_*). The knobs (`policy_knobs`) switch steps on and off, or
+replace the whole policy by uniformly random moves (the benchmark's reference playout).
+
+Playouts obey only the simple ko (a superko cycle is cut by the caller's move cap) and end when every
+colour in play has passed in a row, or at the game's move limit.
 """
 
 # numba compiles plain comparisons and loops best; keep them rather than `in (...)`, any() or ternaries.

@@ -11,8 +11,8 @@ Notes on meanings:
   violations (per the preset's ko rule) answer `? illegal move`.
 * `boardsize` takes 2..25 and clears the board; `komi` is White's komi and may change at any time.
 * `genmove` asks the move generator (without one, the engine always passes) and plays its move;
-  `reg_genmove` only asks; `kgs-genmove_cleanup` is `genmove` (the placeholder players have no special
-  clean-up phase). A resignation is answered as `resign` and leaves the board as it is.
+  `reg_genmove` only asks; `kgs-genmove_cleanup` is `genmove` (Miai's players have no special clean-up
+  phase). A resignation is answered as `resign` and leaves the board as it is.
 * `final_score` and `final_status_list` use the dead-stone estimator given to `build_go_engine`. Without
   one, every stone on the board counts as alive and nothing is in seki; the answers do not say so.
 * `kgs-rules japanese|chinese|aga|new_zealand` switches to the Miai preset of that name (new_zealand = nz).

@@ -1,7 +1,7 @@
 """What the Go GTP engine asks of a player and of a dead-stone estimator.
 
 Both are protocols defined here, in formats, so that the GTP layer never imports the engines layer: an
-engine (the placeholder in miai.engines.simple, later the MCTS engine and the estimator) just has to fit.
+engine (the players of miai.engines.levels and miai.engines.simple, the estimator) just has to fit.
 """
 
 from __future__ import annotations

@@ -3,6 +3,7 @@
     data = dump_game("hex", state, {"PB": "Ann", "PW": "Bob"})
     state = load_game(data)              # the main line replayed through the rules core
     record = read_game(data)             # .kind, .state and .info (the other root properties)
+    data = dump_game("hex", state, info, times={1: TimeLeft(0, 291.5)})   # BL/WL, OB/OW after moves
 
 docs/sgf-other-games.md describes every property. In short: the start position is always written as setup
 (AB/AW, and AA arrows for Amazons) with PL for the player to move; each move is a B or W node; a
@@ -21,6 +22,7 @@ from miai.core.errors import InvalidRules
 from miai.core.twoplayer import RESIGN, TIMEOUT, EndReason, Place, Resign, Timeout
 from miai.formats.sgf.errors import SgfError
 from miai.formats.sgf.grammar import parse_sgf
+from miai.formats.sgf.times import TimeLeft, TimeSystem, node_times, read_time_system, time_left_properties
 from miai.formats.sgf.tree import GameTree, Node
 from miai.formats.sgf.values import decode_point, decode_point_list, encode_point
 from miai.formats.sgf.writer import dump_sgf
@@ -49,13 +51,22 @@ class LoadedGame:
     kind: str  # "amazons", "hex" or "tanbo"
     state: AnyState
     info: dict[str, list[str]] = field(default_factory=dict)  # root properties that are not the game itself
+    time_system: TimeSystem | None = None  # the clock TM and OT describe
+    times: dict[int, TimeLeft] = field(default_factory=dict)  # main-line node (= move number) -> time left
 
 
 # ----------------------------------------------------------------------------- writing
 
 
-def dump_game(kind_key: str, state: AnyState, info: Mapping[str, str | Iterable[str]] | None = None) -> bytes:
-    """The whole game that led to `state` as SGF bytes; `info` adds root properties such as PB, PW, DT."""
+def dump_game(
+    kind_key: str,
+    state: AnyState,
+    info: Mapping[str, str | Iterable[str]] | None = None,
+    times: Mapping[int, TimeLeft] | None = None,
+) -> bytes:
+    """The whole game that led to `state` as SGF bytes; `info` adds root properties such as PB, PW, DT (and
+    TM, OT). `times` maps a move number (from 1, the ply after the move) to the mover's time left (colour =
+    player index), written in the move's node as BL/WL and OB/OW."""
     if kind_key == "go":
         raise ValueError("Go records are written by the Go bridge (miai.formats.sgf.go.dump_go)")
     if kind_key not in GAME_NUMBERS:
@@ -79,10 +90,16 @@ def dump_game(kind_key: str, state: AnyState, info: Mapping[str, str | Iterable[
             raise ValueError(f"info may not set {prop}: the record writes it from the game itself")
         root.set(prop, given)
     node = root
-    for player, move in state.moves():
+    times = times or {}
+    for number, (player, move) in enumerate(state.moves(), start=1):
         if isinstance(move, Resign | Timeout):
             break  # written as RE
-        node = node.new_child({letters[player]: _move_value(state, move)})
+        props = {letters[player]: [_move_value(state, move)]}
+        if (left := times.get(number)) is not None:
+            # The time properties are named by letter (BL, OW): Go's colour 0 is B, 1 is W.
+            go_colour = "BW".index(letters[left.colour])
+            props.update(time_left_properties(TimeLeft(go_colour, left.seconds, left.periods)))
+        node = node.new_child(props)
     return dump_sgf(GameTree(root))
 
 
@@ -153,7 +170,22 @@ def read_game(data: bytes) -> LoadedGame:
     state = _replay(kind, state, nodes[1:], letters)
     state = _apply_result(state, root.get("RE"), letters)
     info = {prop: values for prop, values in root.properties.items() if prop not in _STRUCTURAL}
-    return LoadedGame(kind, state, info)
+    time_system = read_time_system(root, [])  # TM and OT of another time system stay as text in info
+    return LoadedGame(kind, state, info, time_system, _times(nodes, letters))
+
+
+def _times(nodes: list[Node], letters: tuple[str, str]) -> dict[int, TimeLeft]:
+    """The mover's time left after each move (BL/WL, OB/OW in the move's node), by move number."""
+    problems: list[str] = []
+    times = {}
+    for ply, node in enumerate(nodes[1:], start=1):
+        for go_colour, left in node_times(node, 2, f"node {ply}", problems).items():
+            player = letters.index("BW"[go_colour])
+            if node.has(letters[player]):
+                times[ply] = TimeLeft(player, left.seconds, left.periods)
+    if problems:
+        raise SgfError(problems[0])
+    return times
 
 
 def _size(root: Node, kind: str) -> int:

@@ -3,6 +3,7 @@
     record = load_go(path.read_bytes())   # the main line replayed; record.problems says what was odd
     record = load_go(data, upto=120)      # the position before move 120, as GNU Go's loadsgf FILE 120
     data = dump_go(record.state, record.info, record.rules_key)
+    record.time_system, record.times      # TM/OT, and the time left after each move (BL/WL, OB/OW)
 
 Two-colour games are written with standard FF[4] properties only for the position and the moves; more
 colours, exact rules, team seats and leave events use Miai's extension properties (see docs/sgf.md).

@@ -14,10 +14,11 @@ from miai.core.go.game import GoState
 from miai.core.go.presets import PRESETS, preset
 from miai.core.go.rules import MAX_COLOURS, MAX_SIZE, MIN_COLOURS, SMALLEST_BOARD, KoRule, Rules
 from miai.formats.sgf.errors import SgfError
-from miai.formats.sgf.go_nodes import EXT_COLOURS, EXT_RULES, EXT_SEATS, GAME_INFO
+from miai.formats.sgf.go_nodes import EXT_COLOURS, EXT_RULES, EXT_SEATS, GAME_INFO, colour_name, node_events
 from miai.formats.sgf.go_replay import Replay, flatten_main_line
 from miai.formats.sgf.go_rules import decode_rules, rules_key_of
 from miai.formats.sgf.grammar import parse_sgf
+from miai.formats.sgf.times import TimeLeft, TimeSystem, node_times, read_time_system
 from miai.formats.sgf.tree import Collection, GameTree, Node
 from miai.formats.sgf.values import decode_number, decode_real
 
@@ -32,6 +33,8 @@ class GoRecord:
     info: dict[str, str]  # root game-info properties (PB, PW, DT, RE, KM, HA, ...) as text
     problems: list[str] = field(default_factory=list)  # human-readable notes, in the order found
     moves_played: int = 0  # moves and passes applied (skipped moves not counted)
+    time_system: TimeSystem | None = None  # the clock TM and OT describe (Fischer, absolute or byo-yomi)
+    times: dict[int, TimeLeft] = field(default_factory=dict)  # main-line node index -> the mover's time left
 
 
 def load_go(
@@ -59,7 +62,11 @@ def load_go(
     items, stop = flatten_main_line(tree, size, colours, upto, problems)
     replay = Replay(size, colours, seats, chosen, handicap, problems)
     state = replay.run(items, stop)
-    return GoRecord(state, state.rules, rules_key, _info(root), problems, replay.moves_played)
+    time_system = read_time_system(root, problems)
+    times = _times(tree, size, colours, problems)
+    return GoRecord(
+        state, state.rules, rules_key, _info(root), problems, replay.moves_played, time_system, times
+    )
 
 
 # ---------------------------------------------------------------- the root
@@ -199,6 +206,23 @@ def _preset_rules(
     except InvalidRules as err:
         problems.append(f"RU[{key}] cannot be used here ({err}); default rules used")
         return _default_rules(colours, komi or 0.0)
+
+
+def _times(tree: GameTree, size: int, colours: int, problems: list[str]) -> dict[int, TimeLeft]:
+    """The time left recorded in each node of the main line: the mover's, when a node has several."""
+    out: dict[int, TimeLeft] = {}
+    for index, node in enumerate(tree.main_line()):
+        found = node_times(node, colours, f"node {index}", problems)
+        if not found:
+            continue
+        movers = [event.colour for event in node_events(node, size, colours)]
+        colour = next((c for c in movers if c in found), min(found))
+        if len(found) > 1:
+            others = ", ".join(colour_name(c) for c in found if c != colour)
+            problems.append(f"node {index}: time left of {others} besides {colour_name(colour)}'s; "
+                            f"only {colour_name(colour)}'s is kept")
+        out[index] = found[colour]
+    return out
 
 
 def _info(root: Node) -> dict[str, str]:

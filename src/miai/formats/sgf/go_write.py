@@ -25,6 +25,7 @@ from miai.formats.sgf.go_nodes import (
     event_properties,
 )
 from miai.formats.sgf.go_rules import encode_rules, ru_text
+from miai.formats.sgf.times import TimeLeft, time_left_properties
 from miai.formats.sgf.tree import GameTree, Node
 from miai.formats.sgf.values import encode_number, encode_point, encode_point_list, encode_real
 from miai.formats.sgf.writer import dump_sgf
@@ -35,9 +36,16 @@ _COMPUTED = STRUCTURAL | {"AP", "KM", "HA", "RU", "RE", EXT_OUTCOME}
 
 
 def record_to_tree(
-    state: GoState, info: Mapping[str, str] | None = None, rules_key: str | None = None
+    state: GoState,
+    info: Mapping[str, str] | None = None,
+    rules_key: str | None = None,
+    times: Mapping[int, TimeLeft] | None = None,
 ) -> GameTree:
-    """The whole game that led to `state`: its start position at the root, then one node per event."""
+    """The whole game that led to `state`: its start position at the root, then one node per event.
+
+    `times` maps a ply (the `plies` of the state after an event) to the mover's time left, written in that
+    event's node (BL/WL, OB/OW; MK/MV for colours 2 and up). TM and OT are game information: pass them in
+    `info` (`TimeSystem.properties()`)."""
     info = dict(info or {})
     history = list(state.lineage())[::-1]
     start = history[0]
@@ -62,17 +70,26 @@ def record_to_tree(
     _result(root, state, info)
     _start_position(root, start)
     node = root
+    times = times or {}
     for after in history[1:]:
         if after.last_move is None:  # an agreed draw (which sets no last_colour)
-            node = node.new_child(event_properties(-1, None, False, size))
+            props = event_properties(-1, None, False, size)
         else:
-            node = node.new_child(event_properties(after.last_colour, after.last_move, after.auto_pass, size))
+            props = event_properties(after.last_colour, after.last_move, after.auto_pass, size)
+        if (left := times.get(after.plies)) is not None:
+            props.update(time_left_properties(left))
+        node = node.new_child(props)
     return GameTree(root)
 
 
-def dump_go(state: GoState, info: Mapping[str, str] | None = None, rules_key: str | None = None) -> bytes:
+def dump_go(
+    state: GoState,
+    info: Mapping[str, str] | None = None,
+    rules_key: str | None = None,
+    times: Mapping[int, TimeLeft] | None = None,
+) -> bytes:
     """`record_to_tree` written as FF[4] UTF-8 bytes."""
-    return dump_sgf(record_to_tree(state, info, rules_key))
+    return dump_sgf(record_to_tree(state, info, rules_key, times))
 
 
 def _start_position(root: Node, start: GoState) -> None:

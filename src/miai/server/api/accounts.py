@@ -11,24 +11,17 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Path, Request, Response
 from pydantic import BaseModel, Field
 
-from miai.server import account_links
 from miai.server.api.cookies import COOKIE, session_token, signed
-from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, Viewer
+from miai.server.api.deps import DB, CurrentViewer, FreshUser, MaybeViewer, Viewer
 from miai.server.api.inputs import Id, Line
-from miai.server.auth import (
-    PALETTES,
-    check_password,
-    create_user,
-    hash_password,
-    new_api_token,
-    new_session,
-    normalised_email,
-    token_hash,
-    validate_password,
-)
-from miai.server.login_limits import LoginAttempt
-from miai.server.play.notifications import Mailer
-from miai.server.ratelimit import per_address
+from miai.server.api.login_limits import LoginAttempt
+from miai.server.api.rate_limits import per_address
+from miai.server.errors import RateLimited
+from miai.server.identity import mailed_links
+from miai.server.identity.accounts import PALETTES, create_user, normalised_email
+from miai.server.identity.passwords import check_password, hash_password, validate_password
+from miai.server.identity.tokens import new_api_token, new_session, token_hash
+from miai.server.notify.mailer import Mailer
 from miai.server.realtime.revocation import revoke
 from miai.server.storage import accounts, repo
 from miai.server.storage.models import User
@@ -59,6 +52,7 @@ class SettingsPatch(BaseModel):
     palette: Literal["classic", "okabe-ito", "tol-bright", "tol-muted", "high-contrast"] | None = None
     one_click: bool | None = None
     coordinates: bool | None = None
+    sound: bool | None = Field(default=None, description="sounds on the game page (the low-time beep)")
 
 
 class TokenRequest(BaseModel):
@@ -104,7 +98,7 @@ def me_view(request: Request, user: User) -> dict[str, Any]:
 
 
 def mailer_of(request: Request) -> Mailer:
-    return request.app.state.games.mailer  # type: ignore[no-any-return]
+    return request.app.state.mailer  # type: ignore[no-any-return]
 
 
 async def _close_sockets(request: Request, user_id: int, ended_sessions: list[str]) -> None:
@@ -132,8 +126,8 @@ async def register(body: Registration, request: Request, response: Response, db:
         user = await create_user(db, body.username, body.password, body.email)
     except ValueError as err:
         raise HTTPException(422, {"error": "bad_input", "message": str(err)}) from None
-    with contextlib.suppress(account_links.TooManyMails):  # the account is made all the same
-        await account_links.mail_verification(db, mailer_of(request), user)
+    with contextlib.suppress(RateLimited):  # the account is made all the same
+        await mailed_links.mail_verification(db, mailer_of(request), user)
     token, csrf = await new_session(db, user, request.app.state.settings.session_days)
     await db.commit()
     _login_response(response, request, token, csrf)
@@ -178,11 +172,7 @@ async def me(request: Request, viewer: MaybeViewer) -> dict[str, Any]:
 
 
 @router.patch("/me/settings")
-async def update_settings(
-    body: SettingsPatch, request: Request, viewer: CurrentViewer, db: DB
-) -> dict[str, Any]:
-    user = await repo.user_by_id(db, viewer.user.id)
-    assert user is not None
+async def update_settings(body: SettingsPatch, request: Request, user: FreshUser, db: DB) -> dict[str, Any]:
     changes = body.model_dump(exclude_none=True)
     email = changes.pop("email", None)
     if email is not None:
@@ -192,20 +182,18 @@ async def update_settings(
             raise HTTPException(422, {"error": "bad_input", "message": str(err)}) from None
         if (email or None) != user.email:  # a new address is unverified until its link is followed
             user.email, user.email_verified_at = email or None, None
-            await accounts.void_tokens(db, user.id, account_links.VERIFY_EMAIL, datetime.now(UTC))
-            with contextlib.suppress(account_links.TooManyMails):  # saved; the link can be asked for later
-                await account_links.mail_verification(db, mailer_of(request), user)
+            await accounts.void_tokens(db, user.id, mailed_links.VERIFY_EMAIL, datetime.now(UTC))
+            with contextlib.suppress(RateLimited):  # saved; the link can be asked for later
+                await mailed_links.mail_verification(db, mailer_of(request), user)
     user.settings = {**user.settings, **changes}
     await db.commit()
     return {"user": me_view(request, user)}
 
 
 @router.post("/me/email/verify")
-async def verify_email(body: VerifyEmail, request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+async def verify_email(body: VerifyEmail, request: Request, user: FreshUser, db: DB) -> dict[str, Any]:
     """Follow the link mailed to the address: from now on Miai may send game mail there."""
-    user = await repo.user_by_id(db, viewer.user.id)
-    assert user is not None
-    if not await account_links.verify_email(db, user, body.token):
+    if not await mailed_links.verify_email(db, user, body.token):
         await db.commit()  # a link for a replaced address is used up all the same
         raise HTTPException(400, BAD_LINK)
     await db.commit()
@@ -213,15 +201,13 @@ async def verify_email(body: VerifyEmail, request: Request, viewer: CurrentViewe
 
 
 @router.post("/me/email/verification", status_code=202)
-async def resend_verification(request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+async def resend_verification(request: Request, user: FreshUser, db: DB) -> dict[str, Any]:
     """Mail a new verification link for the current address (earlier links stop working)."""
-    user = await repo.user_by_id(db, viewer.user.id)
-    assert user is not None
     if not user.email:
         raise HTTPException(409, {"error": "conflict", "message": "there is no e-mail address to verify"})
     if user.email_verified_at is not None:
         raise HTTPException(409, {"error": "conflict", "message": "the e-mail address is already verified"})
-    if not await account_links.mail_verification(db, mailer_of(request), user):  # TooManyMails: a 429
+    if not await mailed_links.mail_verification(db, mailer_of(request), user):  # RateLimited: a 429
         raise HTTPException(409, {"error": "conflict", "message": "this server sends no e-mail"})
     await db.commit()
     return {"ok": True}
@@ -235,11 +221,9 @@ def _own_session(request: Request, viewer: Viewer) -> str | None:
 
 @router.post("/me/password")
 async def change_password(
-    body: PasswordChange, request: Request, viewer: CurrentViewer, db: DB
+    body: PasswordChange, request: Request, viewer: CurrentViewer, user: FreshUser, db: DB
 ) -> dict[str, Any]:
     """A new password; every other login session of the user ends (this one stays). API tokens stay."""
-    user = await repo.user_by_id(db, viewer.user.id)
-    assert user is not None
     try:
         validate_password(body.new_password)
     except ValueError as err:
@@ -251,7 +235,7 @@ async def change_password(
         raise HTTPException(403, {"error": "wrong_password", "message": "the current password is wrong"})
     user.password_hash = await asyncio.to_thread(hash_password, body.new_password)
     ended = await accounts.end_sessions(db, user.id, keep=_own_session(request, viewer))
-    await accounts.void_tokens(db, user.id, account_links.RESET_PASSWORD, datetime.now(UTC))
+    await accounts.void_tokens(db, user.id, mailed_links.RESET_PASSWORD, datetime.now(UTC))
     await db.commit()
     await _close_sockets(request, user.id, ended)
     return {"ok": True, "sessions_ended": len(ended)}
@@ -262,7 +246,7 @@ async def request_password_reset(body: ResetRequest, request: Request, db: DB) -
     """Mail a reset link (valid one hour, once) to the verified address of the account named by username or
     address. The answer is the same whether or not such an account exists."""
     for user in await accounts.users_for_reset(db, body.login):
-        await account_links.mail_password_reset(db, mailer_of(request), user)
+        await mailed_links.mail_password_reset(db, mailer_of(request), user)
     await db.commit()
     return {
         "ok": True,
@@ -277,11 +261,11 @@ async def confirm_password_reset(body: ResetConfirm, request: Request, db: DB) -
         validate_password(body.password)  # before the token is used up: a too-short password can be retried
     except ValueError as err:
         raise HTTPException(422, {"error": "bad_input", "message": str(err)}) from None
-    if not await account_links.reset_is_usable(db, body.token):
+    if not await mailed_links.reset_is_usable(db, body.token):
         raise HTTPException(400, BAD_LINK)
     await db.rollback()  # no transaction stays open while argon2 works
     password_hash = await asyncio.to_thread(hash_password, body.password)
-    user_id = await account_links.redeem_reset(db, body.token)  # a racing use of the same link loses here
+    user_id = await mailed_links.redeem_reset(db, body.token)  # a racing use of the same link loses here
     user = await repo.user_by_id(db, user_id) if user_id is not None else None
     if user is None or user.is_bot:
         await db.rollback()
@@ -290,7 +274,7 @@ async def confirm_password_reset(body: ResetConfirm, request: Request, db: DB) -
     # A reset is how a taken-over account is won back: every way in that the taker may hold ends with it.
     ended = await accounts.end_sessions(db, user.id)
     tokens = await accounts.delete_api_tokens(db, user.id)
-    await accounts.void_tokens(db, user.id, account_links.RESET_PASSWORD, datetime.now(UTC))
+    await accounts.void_tokens(db, user.id, mailed_links.RESET_PASSWORD, datetime.now(UTC))
     await db.commit()
     await _close_sockets(request, user.id, [*ended, *tokens])
     return {"ok": True, "sessions_ended": len(ended), "tokens_deleted": len(tokens)}
@@ -313,9 +297,7 @@ async def list_tokens(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
 
 
 @router.post("/me/tokens", status_code=201)
-async def create_token(body: TokenRequest, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
-    user = await repo.user_by_id(db, viewer.user.id)
-    assert user is not None
+async def create_token(body: TokenRequest, user: FreshUser, db: DB) -> dict[str, Any]:
     try:
         record, token = await new_api_token(db, user, body.name)
     except ValueError as err:

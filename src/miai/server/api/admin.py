@@ -8,8 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from miai.server.api.deps import DB, CurrentViewer, Viewer
-from miai.server.api.games import service_of
+from miai.server.api.deps import DB, AdminViewer, CurrentViewer, service_of
 from miai.server.api.inputs import Id, Line, Text
 from miai.server.play import queries
 from miai.server.play.kinds import table_of
@@ -35,30 +34,20 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def is_admin(request: Request, viewer: Viewer) -> bool:
-    return viewer.user.is_admin  # a stored role (`miai admin grant`), never a name
-
-
-def require_admin(request: Request, viewer: Viewer) -> None:
-    if not is_admin(request, viewer):
-        raise HTTPException(403, {"error": "forbidden", "message": "administrators only"})
-
-
 @router.post("/games/{game_id}/flag", status_code=201)
 async def flag_score(game_id: Id, body: Flag, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    return await service_of(request).flag(viewer.user, game_id, body.comment)
+    return await service_of(request).score_review.flag(viewer.user, game_id, body.comment)
 
 
 @router.get("/admin/flags")
-async def flagged_games(request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+async def flagged_games(request: Request, viewer: AdminViewer, db: DB) -> dict[str, Any]:
     """Open flags with the estimator's verdict and the board of each game."""
-    require_admin(request, viewer)
     out = []
     for flag in await repo.open_flags(db):
         game = await repo.game_for_update(db, flag.game_id)
         if game is None:
             continue
-        state = await service_of(request).current_state(db, game)
+        state = await service_of(request).stream.current_state(db, game)
         reporter = await repo.user_by_id(db, flag.user_id)
         out.append(
             {
@@ -76,13 +65,12 @@ async def flagged_games(request: Request, viewer: CurrentViewer, db: DB) -> dict
 
 
 @router.get("/admin/games/{game_id}")
-async def review_game(game_id: Id, request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+async def review_game(game_id: Id, request: Request, viewer: AdminViewer, db: DB) -> dict[str, Any]:
     """One game for review: its snapshot, every flag (open or resolved) and the results it replaced."""
-    require_admin(request, viewer)
     game = await repo.game_for_update(db, game_id)
     if game is None:
         raise HTTPException(404, {"error": "not_found", "message": f"there is no game {game_id}"})
-    data = await queries.snapshot(service_of(request), db, game, None)
+    data = await queries.snapshot(service_of(request).stream, db, game, None)
     flags = await repo.flags_of(db, game_id)
     people = {f.user_id for f in flags} | {f.resolved_by for f in flags if f.resolved_by is not None}
     names = await repo.users_by_ids(db, sorted(people))
@@ -109,7 +97,7 @@ async def review_game(game_id: Id, request: Request, viewer: CurrentViewer, db: 
 
 @router.post("/admin/games/{game_id}/dead-stones")
 async def correct_dead_stones(
-    game_id: Id, body: Correction, request: Request, viewer: CurrentViewer
+    game_id: Id, body: Correction, request: Request, viewer: AdminViewer
 ) -> dict[str, Any]:
-    require_admin(request, viewer)
-    return await service_of(request).correct_dead_stones(viewer.user, game_id, body.dead, body.note)
+    review = service_of(request).score_review
+    return await review.correct_dead_stones(viewer.user, game_id, body.dead, body.note)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from starlette.requests import HTTPConnection
 
-from miai.server.signing import matches, signature
+from miai.server.identity.signing import matches, signature
 
 COOKIE = "miai_session"
 PURPOSE = "session cookie"

@@ -1,4 +1,5 @@
-"""Request dependencies: the database session, the current user, CSRF protection for cookie writes."""
+"""Request dependencies: the database session, the current user (and its row to change), CSRF protection for
+cookie writes, the administrator check, and the app's game service."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ from fastapi import Depends, HTTPException, Request
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.server.api.cookies import session_token
-from miai.server.auth import token_hash
+from miai.server.identity.tokens import token_hash
+from miai.server.play.service import GameService
 from miai.server.storage import repo
 from miai.server.storage.models import User
 
@@ -85,3 +87,31 @@ async def required_viewer(viewer: Annotated[Viewer | None, Depends(optional_view
 
 MaybeViewer = Annotated[Viewer | None, Depends(optional_viewer)]
 CurrentViewer = Annotated[Viewer, Depends(required_viewer)]
+
+
+def admin_viewer(viewer: CurrentViewer) -> Viewer:
+    """403 unless the viewer has the stored administrator role (`miai admin grant`), never a name."""
+    if not viewer.user.is_admin:
+        raise HTTPException(403, {"error": "forbidden", "message": "administrators only"})
+    return viewer
+
+
+AdminViewer = Annotated[Viewer, Depends(admin_viewer)]
+
+
+async def fresh_user(viewer: CurrentViewer, db: DB) -> User:
+    """The current user's row read again in this request's database session, for routes that change it: the
+    viewer's copy was read before that session was closed (`optional_viewer`), so changes to it are not
+    stored."""
+    user = await repo.user_by_id(db, viewer.user.id)
+    if user is None:  # deleted since the viewer was resolved
+        raise HTTPException(401, {"error": "unauthorized", "message": "log in or send an API token"})
+    return user
+
+
+FreshUser = Annotated[User, Depends(fresh_user)]
+
+
+def service_of(request: Request) -> GameService:
+    """The app's game commands (lobby, moves, chat, score review; practice games: `app.state.practice`)."""
+    return request.app.state.games  # type: ignore[no-any-return]

@@ -2,45 +2,33 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from miai.server.api.deps import DB, CurrentViewer, MaybeViewer
-from miai.server.api.inputs import Id, Line, OptionValue, Text, Version, clean_option_names
+from miai.core.clock import TeamClock
+from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, service_of
+from miai.server.api.inputs import (
+    Channel,
+    ChatText,
+    Id,
+    Invite,
+    Komi,
+    Line,
+    MoveText,
+    OptionValue,
+    Version,
+    clean_option_names,
+)
+from miai.server.api.rate_limits import enforce, per_user, user_key
 from miai.server.play import queries
 from miai.server.play.kinds import GO_TEAM_NAMES, table_of
 from miai.server.play.options import TABLE_FIELDS, GoOptions, KindOptions, OptionsError, other_kinds_options
-from miai.server.play.service import GameService
-from miai.server.ratelimit import enforce, per_user, user_key
 from miai.server.storage import repo
 
 router = APIRouter(tags=["games"])
-
-# Field types shared by the HTTP bodies here and the websocket messages (realtime/messages.py).
-MoveText = Annotated[
-    Line,
-    Field(
-        min_length=1,
-        max_length=16,
-        description="the game's notation: Go D4, pass; Amazons a4-d4/d7; Hex f6, swap; Tanbo K10; or resign",
-    ),
-]
-# ASCII digits only: str.isdigit() also says yes to "²" or "٣", which int() then refuses or misreads.
-Channel = Annotated[
-    Line,
-    Field(
-        max_length=32,
-        pattern=r"^(public|team|team:[0-9]{1,19}|user:[0-9]{1,19})$",
-        description="public, team, team:N or user:ID",
-    ),
-]
-ChatText = Annotated[Text, Field(min_length=1, max_length=2000)]
-Invite = Annotated[Line, Field(max_length=64)]
-# Real numbers have a range and refuse NaN and infinities with a clear message (JSON bodies may spell them).
-Komi = Annotated[float, Field(ge=-50, le=50, allow_inf_nan=False)]
 
 
 class CreateGame(BaseModel):
@@ -94,10 +82,6 @@ class Resign(BaseModel):
 class ChatPost(BaseModel):
     channel: Channel = "public"
     text: ChatText
-
-
-def service_of(request: Request) -> GameService:
-    return request.app.state.games  # type: ignore[no-any-return]
 
 
 @router.get("/games")
@@ -193,10 +177,7 @@ def options_from(body: CreateGame) -> GoOptions | KindOptions:
 
 @router.post("/games", status_code=201, dependencies=[per_user("games")])
 async def create_game(body: CreateGame, request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
-    try:
-        options = options_from(body)
-    except OptionsError as err:
-        raise HTTPException(422, {"error": "bad_options", "message": str(err)}) from None
+    options = options_from(body)
     challenged = None
     if body.challenge:
         await enforce(request, "challenge", *user_key(viewer.user.id))
@@ -210,12 +191,12 @@ async def create_game(body: CreateGame, request: Request, viewer: CurrentViewer,
     elif body.swap_match:
         raise HTTPException(422, {"error": "bad_input", "message": "a swap match needs a challenge"})
     service = service_of(request)
-    first = await service.create(
+    first = await service.lobby.create(
         viewer.user, options, body.team or (1 if body.swap_match else None), challenged, body.swap_match
     )
     ids = [first]
     if body.swap_match:
-        ids.append(await service.create(viewer.user, options, 2, challenged, False, match_of=first))
+        ids.append(await service.lobby.create(viewer.user, options, 2, challenged, False, match_of=first))
     game = await repo.game_for_update(db, first)
     assert game is not None
     return {"id": first, "games": ids, "invite_code": game.invite_code, "version": game.version}
@@ -231,7 +212,7 @@ async def get_game(
 ) -> dict[str, Any]:
     user_id = viewer.user.id if viewer else None
     game = await queries.load_visible_game(db, game_id, user_id, invite)
-    return await queries.snapshot(service_of(request), db, game, user_id)
+    return await queries.snapshot(service_of(request).stream, db, game, user_id)
 
 
 @router.get("/games/{game_id}/events")
@@ -244,45 +225,46 @@ async def get_events(
 ) -> dict[str, Any]:
     user_id = viewer.user.id if viewer else None
     game = await queries.load_visible_game(db, game_id, user_id, invite)
-    return {"version": game.version, "events": await queries.visible_events(db, game, since, user_id)}
-
-
-async def _run(request: Request, action: str, *args: Any) -> Any:
-    return await getattr(service_of(request), action)(*args)
+    page = await queries.visible_events(db, game, since, user_id)
+    return {"version": game.version, "events": page.events, "until": page.until}
 
 
 @router.post("/games/{game_id}/join", dependencies=[per_user("seats")])
 async def join_game(game_id: Id, body: JoinGame, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    await _run(request, "join", viewer.user, game_id, body.team, body.invite)
+    await service_of(request).lobby.join(viewer.user, game_id, body.team, body.invite)
     return {"ok": True}
 
 
 @router.post("/games/{game_id}/leave", dependencies=[per_user("seats")])
 async def leave_game(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    await _run(request, "leave", viewer.user, game_id)
+    await service_of(request).lobby.leave(viewer.user, game_id)
     return {"ok": True}
 
 
 @router.post("/games/{game_id}/confirm")
 async def confirm_game(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    await _run(request, "confirm", viewer.user, game_id)
+    await service_of(request).lobby.confirm(viewer.user, game_id)
     return {"ok": True}
 
 
 @router.post("/games/{game_id}/decline")
 async def decline_challenge(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    await _run(request, "decline", viewer.user, game_id)
+    await service_of(request).lobby.decline(viewer.user, game_id)
     return {"ok": True}
 
 
 @router.post("/games/{game_id}/moves")
 async def play_move(game_id: Id, body: PlayMove, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    return await _run(request, "move", viewer.user, game_id, body.move, body.version)  # type: ignore[no-any-return]
+    return await service_of(request).moves.move(viewer.user, game_id, body.move, body.version)
 
 
 @router.post("/games/{game_id}/resign")
-async def resign(game_id: Id, body: Resign, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    return await _run(request, "move", viewer.user, game_id, "resign", body.version)  # type: ignore[no-any-return]
+async def resign(
+    game_id: Id, request: Request, viewer: CurrentViewer, body: Resign | None = None
+) -> dict[str, Any]:
+    """Resign for your team; the body (`version`) is optional, as documented."""
+    version = body.version if body is not None else None
+    return await service_of(request).moves.move(viewer.user, game_id, "resign", version)
 
 
 class DrawVote(BaseModel):
@@ -292,12 +274,12 @@ class DrawVote(BaseModel):
 @router.post("/games/{game_id}/draw")
 async def agree_draw(game_id: Id, body: DrawVote, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     """Offer, accept or withdraw an agreed draw (games with more than two colours)."""
-    return await _run(request, "draw", viewer.user, game_id, body.accept)  # type: ignore[no-any-return]
+    return await service_of(request).moves.draw(viewer.user, game_id, body.accept)
 
 
 @router.post("/games/{game_id}/chat", status_code=201, dependencies=[per_user("chat")])
 async def post_chat(game_id: Id, body: ChatPost, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    return await _run(request, "chat", viewer.user, game_id, body.channel, body.text)  # type: ignore[no-any-return]
+    return await service_of(request).chat.post(viewer.user, game_id, body.channel, body.text)
 
 
 @router.get("/games/{game_id}/sgf")
@@ -312,7 +294,7 @@ async def download_sgf(
     game = await queries.load_visible_game(db, game_id, user_id, invite)
     if game.status not in {"active", "finished"}:
         raise HTTPException(409, {"error": "conflict", "message": "the game has not started"})
-    state = await service_of(request).current_state(db, game)
+    state = await service_of(request).stream.current_state(db, game)
     players = await repo.players_of(db, game_id)
     users = await repo.users_by_ids(db, [p.user_id for p in players])
     info = {"GN": f"Miai game {game_id}", "PC": request.app.state.settings.base_url}
@@ -321,7 +303,12 @@ async def download_sgf(
         for p in players
         if p.team is not None and p.seat == 0 and p.user_id in users
     }
-    data = table_of(game.kind, game.options).sgf(state, info, names)
+    clocks = {  # the clock each move left its team, as stored with the move (none before migration 0009)
+        m.ply: (m.team, TeamClock(main=m.clock_main, periods=m.clock_periods or 0))
+        for m in await repo.moves_of(db, game_id)
+        if m.clock_main is not None
+    }
+    data = table_of(game.kind, game.options).sgf(state, info, names, clocks)
     return Response(
         data,
         media_type="application/x-go-sgf",
@@ -330,12 +317,13 @@ async def download_sgf(
 
 
 @router.get("/dashboard")
-async def my_dashboard(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+async def my_dashboard(request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
     challenges = await repo.challenges_for(db, viewer.user.id)
     names = {
         u.id: u.username for u in (await repo.users_by_ids(db, [g.created_by for g in challenges])).values()
     }
     return {
+        "now": service_of(request).stream.now().isoformat(),  # deadlines count down on the server's time
         "games": await queries.dashboard(db, viewer.user.id),
         "challenges": [
             {

@@ -65,6 +65,31 @@ Version = Annotated[int, Field(ge=0, le=MAX_KEY)]
 # A real number that must be finite (komi, seconds).
 Finite = Annotated[float, Field(allow_inf_nan=False), AfterValidator(_finite)]
 
+# Fields of game requests, shared by the HTTP bodies (api/games.py, api/practice.py) and the websocket
+# messages (realtime/messages.py).
+MoveText = Annotated[
+    Line,
+    Field(
+        min_length=1,
+        max_length=16,
+        description="the game's notation: Go D4, pass; Amazons a4-d4/d7; Hex f6, swap; Tanbo K10; or resign",
+    ),
+]
+# ASCII digits only: str.isdigit() also says yes to "²" or "٣", which int() then refuses or misreads.
+Channel = Annotated[
+    Line,
+    Field(
+        max_length=32,
+        pattern=r"^(public|team|team:[0-9]{1,19}|user:[0-9]{1,19})$",
+        description="public, team, team:N or user:ID",
+    ),
+]
+ChatText = Annotated[Text, Field(min_length=1, max_length=2000)]
+Invite = Annotated[Line, Field(max_length=64)]
+# Real numbers have a range and refuse NaN and infinities with a clear message (JSON bodies may spell them).
+Komi = Annotated[float, Field(ge=-50, le=50, allow_inf_nan=False)]
+
+
 def _option_value(value: Any) -> bool | int | float | str | None:
     if value is None or isinstance(value, bool):
         return value

@@ -7,12 +7,12 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validator
 
-from miai.server.api.deps import DB, CurrentViewer, MaybeViewer
-from miai.server.api.games import Invite, Komi
-from miai.server.api.inputs import Id, Line, OptionValue, clean_option_names, clean_text
-from miai.server.play.computer import Computers, area
+from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, service_of
+from miai.server.api.inputs import Id, Invite, Komi, Line, OptionValue, clean_option_names, clean_text
+from miai.server.api.rate_limits import per_user
+from miai.server.play.computer import Computers
 from miai.server.play.options import GoOptions, KindOptions, OptionsError
-from miai.server.ratelimit import per_user
+from miai.server.play.practice import Practice, area
 
 router = APIRouter(tags=["computer"])
 PRACTICE_SIZES = (7, 9, 13, 19)
@@ -71,6 +71,10 @@ def computers(request: Request) -> Computers:
     return request.app.state.computers  # type: ignore[no-any-return]
 
 
+def practice(request: Request) -> Practice:
+    return request.app.state.practice  # type: ignore[no-any-return]
+
+
 PRACTICE_ONLY = frozenset({"kind", "mode", "colour", "level"})  # fields that are not game options
 
 
@@ -99,11 +103,7 @@ def practice_options(body: PracticeGame) -> GoOptions | KindOptions:
 
 @router.post("/practice", status_code=201, dependencies=[per_user("practice")])
 async def create_practice_game(body: PracticeGame, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    try:
-        options = practice_options(body)
-        game_id = await computers(request).create_practice(viewer.user, options, body.colour)
-    except OptionsError as err:
-        raise HTTPException(422, {"error": "bad_options", "message": str(err)}) from None
+    game_id = await practice(request).create(viewer.user, practice_options(body), body.colour)
     return {"id": game_id}
 
 
@@ -115,29 +115,25 @@ async def add_computer_player(
     return {"ok": True}
 
 
-async def _step(request: Request, action: str, game_id: int, viewer: CurrentViewer, all_the_way: bool) -> Any:
-    return await getattr(computers(request), action)(viewer.user, game_id, all_the_way)
-
-
 @router.post("/games/{game_id}/undo")
 async def undo(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
     """Take back your last move and the computer's replies after it."""
-    return await _step(request, "undo", game_id, viewer, False)  # type: ignore[no-any-return]
+    return await practice(request).undo(viewer.user, game_id)
 
 
 @router.post("/games/{game_id}/redo")
 async def redo(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    return await _step(request, "redo", game_id, viewer, False)  # type: ignore[no-any-return]
+    return await practice(request).redo(viewer.user, game_id)
 
 
 @router.post("/games/{game_id}/start")
 async def back_to_start(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    return await _step(request, "undo", game_id, viewer, True)  # type: ignore[no-any-return]
+    return await practice(request).undo(viewer.user, game_id, all_the_way=True)
 
 
 @router.post("/games/{game_id}/end")
 async def forward_to_end(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    return await _step(request, "redo", game_id, viewer, True)  # type: ignore[no-any-return]
+    return await practice(request).redo(viewer.user, game_id, all_the_way=True)
 
 
 @router.get("/games/{game_id}/area", dependencies=[per_user("area")])
@@ -150,7 +146,7 @@ async def territory_estimate(
 ) -> dict[str, Any]:
     """Per point (row 0 at the bottom): the estimated owner, for the "Area" view."""
     try:
-        return await area(request.app.state.games, db, game_id, viewer.user.id if viewer else None, invite)
+        return await area(service_of(request).stream, db, game_id, viewer.user.id if viewer else None, invite)
     except ImportError:
         raise HTTPException(
             503, {"error": "unavailable", "message": "no territory estimator installed"}

@@ -20,21 +20,31 @@ from miai.server.notify import review
 __all__ = ["add_mail_parser", "mail_command"]
 
 
-def _mail_id(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"a mail id is a whole number, not {text!r}") from None
-    if not 1 <= value <= 2**31 - 1:
-        raise argparse.ArgumentTypeError(f"mail ids are 1..2**31-1, not {value}")
+MAX_ID = 2**31 - 1  # ids are INTEGER columns
+MAX_LIMIT = 10_000
+
+
+def _shown(text: str) -> str:
+    """An argument as it is quoted in an error: escaped (NUL, lone surrogates) and cut short."""
+    return repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+
+
+def _whole_number(text: str, what: str, high: int) -> int:
+    """`text` as a number 1..high; ASCII digits only (int() would also read "٣", "1_000" or " 7")."""
+    if not (text.isascii() and text.isdigit()):
+        raise argparse.ArgumentTypeError(f"{what} is a whole number 1..{high}, not {_shown(text)}")
+    value = int(text) if len(text) <= len(str(high)) else high + 1  # no 5000-digit conversion
+    if not 1 <= value <= high:
+        raise argparse.ArgumentTypeError(f"{what} is 1..{high}, not {_shown(text)}")
     return value
+
+
+def _mail_id(text: str) -> int:
+    return _whole_number(text, "a mail id", MAX_ID)
 
 
 def _limit(text: str) -> int:
-    value = _mail_id(text)
-    if value > 10_000:
-        raise argparse.ArgumentTypeError("at most 10000 mails at a time")
-    return value
+    return _whole_number(text, "the limit", MAX_LIMIT)
 
 
 def add_mail_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.ArgumentParser:
@@ -58,7 +68,9 @@ def add_mail_parser(subparsers: argparse._SubParsersAction[Any]) -> argparse.Arg
         which.add_argument(
             f"--{state}", dest="state", action="store_const", const=state, help=f"only {state} mail"
         )
-    listing.add_argument("--limit", type=_limit, default=100, help="at most this many mails (default 100)")
+    listing.add_argument(
+        "--limit", type=_limit, default=100, help=f"at most this many mails, 1..{MAX_LIMIT} (default 100)"
+    )
     retry = actions.add_parser("retry", parents=[database], help="send failed or pending mail again now")
     retry.add_argument("ids", type=_mail_id, nargs="*", metavar="ID", help="mail ids (see `miai mail list`)")
     retry.add_argument("--all-failed", action="store_true", help="every mail that failed for good")
@@ -71,12 +83,18 @@ def mail_command(args: argparse.Namespace) -> int:
         return 2
     from sqlalchemy.exc import SQLAlchemyError
 
+    from miai.server.api.inputs import clean_text
     from miai.server.settings import Settings
 
     overrides = {
         name: getattr(args, name) for name in ("database_url", "data_dir") if getattr(args, name) is not None
     }
     try:
+        for name, value in overrides.items():
+            try:
+                clean_text(str(value))  # argv may carry undecodable bytes as lone surrogates
+            except ValueError as err:
+                raise ValueError(f"--{name.replace('_', '-')}: {err}") from None
         settings = Settings.from_env(**overrides)
         return asyncio.run(_run(settings.effective_database_url, args))
     except ValueError as err:

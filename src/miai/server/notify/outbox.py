@@ -25,7 +25,7 @@ from email.message import EmailMessage
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from miai.server.settings import Settings
-from miai.server.storage import repo
+from miai.server.storage import mail_queue, repo
 from miai.server.storage.models import OutboxMail
 
 log = logging.getLogger(__name__)
@@ -120,7 +120,7 @@ class Sender:
         """Send what is due now; returns how many mails went out."""
         now = self.now()
         async with self.sessions() as db:
-            claimed = await repo.claim_mail(db, now, now + LEASE, BATCH)
+            claimed = await mail_queue.claim_mail(db, now, now + LEASE, BATCH)
             await db.commit()
         smtp: smtplib.SMTP | None = None
         sent = 0
@@ -143,7 +143,7 @@ class Sender:
                         smtp = None
                     continue
                 async with self.sessions() as db:
-                    await repo.mark_sent(db, mail.id, self.now())
+                    await mail_queue.mark_sent(db, mail.id, self.now())
                     await db.commit()
                 sent += 1
         finally:
@@ -158,12 +158,12 @@ class Sender:
         async with self.sessions() as db:
             if refused_for_good(err) or now >= give_up_at:
                 log.error("mail %s failed for good after %s attempts: %s", mail.id, mail.attempts, error)
-                await repo.mark_failed(db, mail.id, error, now)
+                await mail_queue.mark_failed(db, mail.id, error, now)
             else:
                 retry_at = now + self.backoff.delay(mail.attempts, self.rng)
                 next_at = retry_at.isoformat(timespec="seconds")
                 log.warning("mail %s: attempt %s failed, next %s: %s", mail.id, mail.attempts, next_at, error)
-                await repo.mark_retry(db, mail.id, error, retry_at, give_up_at)
+                await mail_queue.mark_retry(db, mail.id, error, retry_at, give_up_at)
             await db.commit()
 
 

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from miai.server.storage import repo
+from miai.server.storage import mail_queue, repo
 from miai.server.storage.models import OutboxMail
 
 State = Literal["pending", "failed", "sent"]
@@ -50,12 +50,12 @@ def describe(mail: OutboxMail) -> dict[str, Any]:
 async def listing(
     db: AsyncSession, states: Sequence[State], limit: int, before: int | None = None
 ) -> list[dict[str, Any]]:
-    return [describe(mail) for mail in await repo.mails(db, states, limit, before)]
+    return [describe(mail) for mail in await mail_queue.mails(db, states, limit, before)]
 
 
 async def retry(db: AsyncSession, mail_ids: Sequence[int] | None) -> list[int]:
     """Make failed or pending mail due now with a new day of retries (`None`: every failed mail); commits.
     Returns the ids that will be retried (sent mail and unknown ids are left out)."""
-    ids = await repo.retry_mail(db, mail_ids)
+    ids = await mail_queue.retry_mail(db, mail_ids)
     await db.commit()
     return ids

@@ -6,52 +6,30 @@ once the game has finished; public chat stays.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from miai.server.play.errors import BadInput, Conflict, Forbidden
+from miai.server.errors import BadInput, Conflict, Forbidden
 from miai.server.play.options import load_options
+from miai.server.play.privacy import EVERYONE, team_audience, teams_audience, users_audience
+from miai.server.play.stream import CommandStream, Tx
 from miai.server.storage import repo
 from miai.server.storage.models import ChatMessage, User
-
-if TYPE_CHECKING:
-    from miai.server.play.service import Tx
 
 MAX_LENGTH = 2000
 
 
-def audiences_for(
-    team: int | None, user_id: int | None, finished: bool, teams: int, players: Iterable[int] = ()
-) -> list[str]:
-    """Every chat audience a viewer may read; `players` are the game's user ids (private messages are
-    stored for the pair that exchanged them, see `post`)."""
-    out = ["all"]
-    if finished or user_id is None:
-        return out
-    out.extend(f"users:{min(user_id, o)},{max(user_id, o)}" for o in sorted(set(players)) if o != user_id)
-    if team is not None:
-        out.append(f"team:{team}")
-        out.extend(
-            f"teams:{min(team, other)},{max(team, other)}" for other in range(1, teams + 1) if other != team
-        )
-    return out
+class Chat:
+    def __init__(self, stream: CommandStream) -> None:
+        self.stream = stream
+
+    async def post(self, user: User, game_id: int, channel: str, text: str) -> dict[str, Any]:
+        """Post `text` on `channel` (public, team, team:N, user:ID); returns the stored message."""
+        async with self.stream.command(game_id) as tx:
+            return await _post(tx, user, channel, text, self.stream.now())
 
 
-def readable(audience: str, team: int | None, user_id: int | None) -> bool:
-    kind, _, value = audience.partition(":")
-    if kind == "all":
-        return True
-    if kind == "team":
-        return team is not None and value == str(team)
-    if kind == "teams":
-        return team is not None and str(team) in value.split(",")
-    if kind == "users":
-        return user_id is not None and str(user_id) in value.split(",")
-    return False
-
-
-async def post(tx: Tx, user: User, channel: str, text: str, now: datetime) -> dict[str, Any]:
+async def _post(tx: Tx, user: User, channel: str, text: str, now: datetime) -> dict[str, Any]:
     text = text.strip()
     if not text:
         raise BadInput("the message is empty")
@@ -64,7 +42,7 @@ async def post(tx: Tx, user: User, channel: str, text: str, now: datetime) -> di
     if channel == "public":
         if game.visibility == "private" and mine is None:
             raise Forbidden("only players can talk in a private game")
-        audience = "all"
+        audience = EVERYONE
     else:
         if mine is None or mine.team is None:
             raise Forbidden("private chat is for the players of this game, once teams are set")
@@ -76,20 +54,18 @@ async def post(tx: Tx, user: User, channel: str, text: str, now: datetime) -> di
         if channel == "team":
             if options.players_per_team == 1:
                 raise Forbidden("your team has no other player to talk to")
-            audience = f"team:{mine.team}"
+            audience = team_audience(mine.team)
         elif (
             kind == "team"
             and value.isdigit()
             and 1 <= int(value) <= options.teams
             and int(value) != mine.team
         ):
-            low, high = sorted((mine.team, int(value)))
-            audience = f"teams:{low},{high}"
+            audience = teams_audience(mine.team, int(value))
         elif kind == "user" and value.isdigit() and any(p.user_id == int(value) for p in players):
             if int(value) == user.id:
                 raise BadInput("you cannot send a private message to yourself")
-            low, high = sorted((user.id, int(value)))
-            audience = f"users:{low},{high}"
+            audience = users_audience(user.id, int(value))
         else:
             raise BadInput("channel must be public, team, team:N (another team) or user:ID (a player here)")
     message = ChatMessage(

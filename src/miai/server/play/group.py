@@ -30,7 +30,7 @@ from sqlalchemy import event
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, AsyncSessionTransaction, async_sessionmaker
 
-from miai.server.play.errors import NotStored, Stale
+from miai.server.errors import NotStored, Stale
 from miai.server.storage import repo
 from miai.server.storage.models import Game
 

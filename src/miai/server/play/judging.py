@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from dataclasses import dataclass
 
 from miai.core.go import DeadStones, GoState
 from miai.core.go.game import EndReason
@@ -20,25 +21,46 @@ def needs_judgement(state: GoState) -> bool:
     )
 
 
-def _judge(state: GoState) -> tuple[frozenset[int], frozenset[int]]:
+@dataclass(frozen=True)
+class Verdict:
+    """Dead stones, points that count for nobody (dame, and eyes in seki where the rules say so), stones in
+    seki, and whether anything was judged (False: the estimator failed and every stone counts alive)."""
+
+    dead: frozenset[int] = frozenset()
+    neutral: frozenset[int] = frozenset()
+    seki: frozenset[int] = frozenset()
+    judged: bool = True
+
+
+def _judge(state: GoState) -> Verdict:
     from miai.engines.estimator import estimate
 
     judgement = estimate(state, playouts=PLAYOUTS, seed=state.plies)
-    return frozenset(judgement.dead), frozenset(judgement.neutral)
+    return Verdict(frozenset(judgement.dead), frozenset(judgement.neutral), frozenset(judgement.seki))
 
 
-Verdict = tuple[frozenset[int], frozenset[int], bool]
+def corrected(state: GoState, dead: frozenset[int], seki: frozenset[int]) -> Verdict:
+    """An administrator's dead stones, with the stones the estimator had found in seki: they stay in seki
+    unless the administrator called any of them dead (then that verdict no longer stands: none are). The
+    neutral points follow from both as for the estimator (eyes in seki under territory rules)."""
+    from miai.engines.estimator.estimate import judged_ownership
+
+    seki = frozenset() if seki & dead else seki
+    _, neutral = judged_ownership(state, dead, seki)
+    return Verdict(dead, neutral, seki)
+
+
 _recent: OrderedDict[tuple[object, ...], asyncio.Task[Verdict]] = OrderedDict()
 RECENT = 64
 
 
 async def judge(state: GoState) -> Verdict:
-    """(dead stones, neutral points, judged). Falls back to every stone alive if no estimator is available.
+    """The verdict on a finished game's position; every stone alive if no estimator is available.
 
     Verdicts are remembered for a few recent positions, so the server can judge a game-ending move before
     it takes the database's write turn and find the verdict ready there (other games do not wait for it)."""
     if not needs_judgement(state):
-        return frozenset(), frozenset(), True
+        return Verdict()
     key = (state.rules, state.size, state.plies, tuple(state.board()))
     task = _recent.get(key)
     if task is None:
@@ -51,8 +73,7 @@ async def judge(state: GoState) -> Verdict:
 
 async def _verdict(state: GoState) -> Verdict:
     try:
-        dead, neutral = await asyncio.to_thread(_judge, state)
+        return await asyncio.to_thread(_judge, state)
     except Exception:  # a broken estimator must not lose the game's end: score with every stone alive
         log.exception("the dead-stone estimator failed; scoring with every stone alive")
-        return frozenset(), frozenset(), False
-    return dead, neutral, True
+        return Verdict(judged=False)

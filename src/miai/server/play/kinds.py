@@ -1,6 +1,6 @@
 """What the server needs to know about a game's kind, bound to one game's options: a `Table`.
 
-The command stream (service.py), snapshots, computer players and the SGF download talk to a game only
+The game commands (lobby.py, moves.py), snapshots, computer players and the SGF download talk to a game only
 through its table. Go has one of its own (`GoTable`: passes, captures, scores, dead stones, agreed draws);
 every other kind in `miai.core.registry.KINDS` is served by `KindTable` from its registration alone (its
 `Board`, `player_names` and `offers`, and the `RecordedState` interface of its states), so a new kind needs
@@ -19,10 +19,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from miai.core.clock import TeamClock
 from miai.core.go import TIMEOUT, GoState, Resign, Timeout
 from miai.core.go.vertex import format_move, parse_move
 from miai.core.registry import Board, GameKind, RecordedState
-from miai.server.play.errors import BadInput
+from miai.formats.sgf.times import TimeLeft, TimeSystem
+from miai.server.errors import BadInput
 from miai.server.play.judging import judge
 from miai.server.play.options import GoOptions, KindOptions, load_options
 from miai.server.play.views import AGREED_DRAW, AUTO_PASS, final_result, move_text, position_view
@@ -93,8 +95,25 @@ class Table(ABC):
         """The effective rules for the snapshot."""
 
     @abstractmethod
-    def sgf(self, state: Any, info: dict[str, str], players: Mapping[int, str]) -> bytes:
-        """The record; `players` maps team -> the name of its first player."""
+    def sgf(
+        self,
+        state: Any,
+        info: dict[str, str],
+        players: Mapping[int, str],
+        clocks: Mapping[int, tuple[int, TeamClock]] | None = None,
+    ) -> bytes:
+        """The record; `players` maps team -> the name of its first player, `clocks` maps a move's ply to
+        its team and that team's clock after the move (the time left the record notes)."""
+
+    def _record_times(
+        self, info: dict[str, str], clocks: Mapping[int, tuple[int, TeamClock]] | None
+    ) -> dict[int, TimeLeft]:
+        """TM and OT into `info`, and each clocked move's time left by ply (colour = team - 1)."""
+        system = TimeSystem.of(self.options.time_control())
+        if system is None:
+            return {}  # a per-move limit only: SGF has nothing for it
+        info.update(system.properties())
+        return {ply: system.time_left(team - 1, clock) for ply, (team, clock) in (clocks or {}).items()}
 
     def level(self, level: int | str) -> int | str:
         """A computer level this kind can be played at (BadInput otherwise)."""
@@ -197,8 +216,8 @@ class GoTable(Table):
         return position_view(state)
 
     async def result(self, state: GoState) -> dict[str, Any] | None:
-        dead, neutral, judged = await judge(state)
-        return final_result(state, dead, neutral, judged)
+        verdict = await judge(state)
+        return final_result(state, verdict.dead, verdict.neutral, verdict.judged, verdict.seki)
 
     def rules(self) -> dict[str, Any]:
         options = self.go
@@ -216,13 +235,20 @@ class GoTable(Table):
             "handicap": options.handicap,
         }
 
-    def sgf(self, state: GoState, info: dict[str, str], players: Mapping[int, str]) -> bytes:
+    def sgf(
+        self,
+        state: GoState,
+        info: dict[str, str],
+        players: Mapping[int, str],
+        clocks: Mapping[int, tuple[int, TeamClock]] | None = None,
+    ) -> bytes:
         from miai.formats.sgf.go import dump_go
 
         for team, prop in ((1, "PB"), (2, "PW")):
             if team in players:
                 info[prop] = players[team]
-        return dump_go(state, info=info, rules_key=self.go.preset_key)
+        times = self._record_times(info, clocks)
+        return dump_go(state, info=info, rules_key=self.go.preset_key, times=times)
 
 
 # ----------------------------------------------------------------------------- every other kind
@@ -330,19 +356,44 @@ class KindTable(Table):
         teams = list(range(1, state.players + 1))
         ranking = [teams] if winner is None else [[winner + 1], [t for t in teams if t != winner + 1]]
         draw = winner is None
-        return {"reason": str(state.reason), "winners": ranking[0], "ranking": ranking, "draw": draw}
+        left = []
+        if isinstance(state.last_move, Resign | Timeout):  # the only way to leave ends the game
+            player = state.last_player
+            left.append(
+                {
+                    "team": player + 1,
+                    "seat": (self._moves_by(state, player) - 1) % self.options.players_per_team,
+                    "how": "timeout" if isinstance(state.last_move, Timeout) else "resign",
+                    "ply": state.plies,
+                    "team_out": True,
+                }
+            )
+        return {
+            "reason": str(state.reason),
+            "winners": ranking[0],
+            "ranking": ranking,
+            "draw": draw,
+            "left": left,
+        }
 
     def rules(self) -> dict[str, Any]:
         return dict(self.own.game)
 
-    def sgf(self, state: RecordedState[Any], info: dict[str, str], players: Mapping[int, str]) -> bytes:
+    def sgf(
+        self,
+        state: RecordedState[Any],
+        info: dict[str, str],
+        players: Mapping[int, str],
+        clocks: Mapping[int, tuple[int, TeamClock]] | None = None,
+    ) -> bytes:
         from miai.formats.sgf.games import PLAYER_LETTERS, dump_game
 
         letters = PLAYER_LETTERS.get(self.key, ())
         for team, name in players.items():
             if 1 <= team <= len(letters):
                 info[f"P{letters[team - 1]}"] = name
-        return dump_game(self.key, state, info)  # type: ignore[arg-type]
+        times = self._record_times(info, clocks)
+        return dump_game(self.key, state, info, times)  # type: ignore[arg-type]
 
     def level(self, level: int | str) -> int | str:
         level = _as_number(level)

@@ -17,6 +17,7 @@ from miai.core.errors import InvalidRules
 from miai.core.go import GoState, KoRule, Rules, new_game, preset
 from miai.core.go.rules import MAX_SIZE, MIN_SIZE
 from miai.core.registry import KINDS, GameKind, kind
+from miai.server.errors import BadInput
 
 MAX_TEAMS = 8
 MAX_PLAYERS_PER_TEAM = 8
@@ -24,8 +25,10 @@ MIN_MOVE_SECONDS = 2
 MAX_MOVE_SECONDS = 30 * 24 * 3600
 
 
-class OptionsError(ValueError):
-    """Options a game cannot be created with; the message says which and why."""
+class OptionsError(BadInput, ValueError):
+    """Options a game cannot be created with; the message says which and why (HTTP 422 `bad_options`)."""
+
+    code = "bad_options"
 
 
 class TableOptions:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from miai.server.play.chat import audiences_for, readable
-from miai.server.play.errors import Forbidden, NotFound
+from miai.server.errors import Forbidden, NotFound
+from miai.server.play.computer_names import computer_name
 from miai.server.play.kinds import table_of
 from miai.server.play.options import load_options
-from miai.server.play.service import GameService
+from miai.server.play.privacy import Reader
+from miai.server.play.stream import CommandStream
 from miai.server.storage import repo
 from miai.server.storage.models import Game, GamePlayer, User
 
@@ -37,12 +39,14 @@ def viewer_team(players: list[GamePlayer], user_id: int | None) -> int | None:
     return next((p.team for p in players if p.user_id == user_id), None)
 
 
-async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: int | None) -> dict[str, Any]:
+async def snapshot(
+    stream: CommandStream, db: AsyncSession, game: Game, user_id: int | None
+) -> dict[str, Any]:
     """Everything a client needs to draw a game, as this viewer may see it."""
     table = table_of(game.kind, game.options)
     options = table.options
     # First: if the record changed since `game` was read, this reads the row again (then all below agrees).
-    state = await service.current_state(db, game) if game.status in {"active", "finished"} else None
+    state = await stream.current_state(db, game) if game.status in {"active", "finished"} else None
     players = await repo.players_of(db, game.id)
     users = await repo.users_by_ids(db, [p.user_id for p in players])
     team = viewer_team(players, user_id)
@@ -59,6 +63,7 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
         "created_by": game.created_by,
         "deadline": _iso(game.deadline_at),
         "turn_started_at": _iso(game.turn_started_at),
+        "now": _iso(stream.now()),  # the server's time: clients count clocks from it, not from their own
         "clocks": game.clocks,
         "to_move": game.to_move,
         "result": game.result,
@@ -73,6 +78,7 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
                 "confirmed": p.confirmed,
                 "state": p.state,
                 "computer": _computer_level(users.get(p.user_id)),
+                "name": _shown_name(users.get(p.user_id)),
             }
             for p in players
         ],
@@ -83,6 +89,8 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
         data["invite_code"] = game.invite_code
     data["draw_offers"] = list(game.draw_offers)
     data["redo"] = len(game.redo)
+    if game.status == "cancelled":
+        data["cancelled"] = {"reason": await _cancel_reason(db, game)}
     if state is not None:
         data["position"] = table.position(state)
         data["moves"] = [
@@ -90,8 +98,8 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
             for m in await repo.moves_of(db, game.id)
             if m.ply <= game.plies  # not a move stored after the row was read
         ]
-    finished = game.status == "finished"
-    audiences = audiences_for(team, user_id, finished, options.teams, [p.user_id for p in players])
+    reader = reader_of(game, players, user_id)
+    audiences = [a for a in await repo.chat_audiences(db, game.id) if reader.may_read(a)]
     data["chat"] = [
         {
             "id": c.id,
@@ -107,24 +115,54 @@ async def snapshot(service: GameService, db: AsyncSession, game: Game, user_id: 
     return data
 
 
+async def _cancel_reason(db: AsyncSession, game: Game) -> str | None:
+    """`declined` (a challenge), `no_players` (nobody left to play), None (games cancelled before reasons)."""
+    why = await repo.last_event(db, game.id, ("cancelled", "declined"))
+    if why is None:
+        return None
+    return "declined" if why.type == "declined" else str(why.data.get("reason"))
+
+
+def _shown_name(user: User | None) -> str:
+    """A person's username; a computer by engine and level ("Miai, level 3"), not by its account name."""
+    level = _computer_level(user)
+    if level is not None:
+        return computer_name(level)
+    return user.username if user is not None else "?"
+
+
 def _computer_level(user: User | None) -> int | str | None:
     """The level of a computer player (a bot account), None for people."""
     level = user.settings.get("bot_level") if user is not None and user.is_bot else None
     return level if isinstance(level, int | str) and level != "" else None
 
 
-async def visible_events(
-    db: AsyncSession, game: Game, after: int, user_id: int | None
-) -> list[dict[str, Any]]:
-    players = await repo.players_of(db, game.id)
-    team = viewer_team(players, user_id)
-    finished = game.status == "finished"
-    out = []
-    for event in await repo.events_since(db, game.id, after):
-        if event.audience != "all" and (finished or not readable(event.audience, team, user_id)):
-            continue
-        out.append({"t": event.type, "d": event.data, "v": event.v})
-    return out
+EVENTS_PAGE = 500  # stored events looked at per call
+
+
+@dataclass
+class EventPage:
+    """Events a viewer may read, and the last version looked at (events it may not read are skipped, so a
+    client pages on from `until`, not from the last event it received)."""
+
+    events: list[dict[str, Any]]
+    until: int
+
+
+def reader_of(game: Game, players: list[GamePlayer], user_id: int | None) -> Reader:
+    return Reader(user_id, viewer_team(players, user_id), game.status == "finished")
+
+
+async def visible_events(db: AsyncSession, game: Game, after: int, user_id: int | None) -> EventPage:
+    """The next stored events after version `after` (up to a page) that this viewer may read."""
+    reader = reader_of(game, await repo.players_of(db, game.id), user_id)
+    scanned = await repo.events_since(db, game.id, after, EVENTS_PAGE)
+    last = scanned[-1].v if scanned else after
+    # A short page holds every stored event up to the game's version (a command may store changes but no
+    # event, so the last event can be older than the version): the client has read up to the version.
+    until = last if len(scanned) == EVENTS_PAGE else max(last, game.version)
+    readable = [{"t": e.type, "d": e.data, "v": e.v} for e in scanned if reader.may_read(e.audience)]
+    return EventPage(readable, until)
 
 
 async def lobby(db: AsyncSession, user_id: int | None = None) -> list[dict[str, Any]]:

@@ -2,7 +2,8 @@
 
 Topics are strings: `game:<id>` for a game's events, `user:<id>` for one user's dashboard, `lobby` for the
 list of open games. Every message is `{"t": type, "d": data, "v": version}` plus an `audience` that the
-subscriber side filters on (private team chat must never reach other teams or spectators).
+subscriber side filters on (private chat must never reach other teams or spectators: the rule is
+`play/privacy.py`).
 
 Redis is optional and its loss is survivable (see `relay.py`): while it is away, messages reach this
 process's own subscribers only; when it is back, every subscription of every process is told to resync
@@ -39,7 +40,7 @@ class Message:
     t: str
     d: dict[str, Any]
     v: int | None = None
-    audience: str = "all"  # all | team:N | teams:A,B | users:a,b
+    audience: str = "all"  # who may read it: see play/privacy.py
 
     def wire(self) -> dict[str, Any]:
         return {"t": self.t, "d": self.d, "v": self.v}
@@ -48,20 +49,6 @@ class Message:
     def wire_text(self) -> str:
         """Serialised once, however many sockets it goes to (as Starlette's send_json would)."""
         return json.dumps(self.wire(), separators=(",", ":"), ensure_ascii=False)
-
-
-def visible(audience: str, user_id: int | None, team: int | None) -> bool:
-    """Whether a viewer (user id and team in this game, either may be None) may see a message."""
-    if audience == "all":
-        return True
-    kind, _, value = audience.partition(":")
-    if kind == "team":
-        return team is not None and str(team) == value
-    if kind == "teams":
-        return team is not None and str(team) in value.split(",")
-    if kind == "users":
-        return user_id is not None and str(user_id) in value.split(",")
-    return False
 
 
 def resync_notice(topic: str) -> Message:

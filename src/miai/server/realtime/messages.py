@@ -12,8 +12,7 @@ from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import BaseModel, Field, Strict, TypeAdapter, ValidationError
 
-from miai.server.api.games import Channel, ChatText, Invite, MoveText
-from miai.server.api.inputs import MAX_ID, Id, Line, Version
+from miai.server.api.inputs import MAX_ID, Channel, ChatText, Id, Invite, Line, MoveText, Version
 
 MAX_MESSAGE = 8192  # characters of one text frame
 MAX_REASON = 300  # characters of an error sentence sent back (validation errors can be long)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 from typing import Any
 from urllib.parse import urlsplit
@@ -16,11 +17,12 @@ from fastapi import APIRouter, HTTPException, WebSocket, WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
 from miai.server.api.deps import Viewer, resolve_viewer
+from miai.server.api.rate_limits import rate_limits_of, user_key
+from miai.server.errors import CommandError
 from miai.server.play import queries
-from miai.server.play.errors import CommandError
+from miai.server.play.privacy import Reader
 from miai.server.play.service import GameService
-from miai.server.ratelimit import rate_limits_of, user_key
-from miai.server.realtime.hub import Hub, Subscription, resync_notice, visible
+from miai.server.realtime.hub import Hub, Subscription, resync_notice
 from miai.server.realtime.messages import (
     BadMessage,
     ChatMessage,
@@ -35,7 +37,7 @@ from miai.server.storage import repo
 
 log = logging.getLogger(__name__)
 router = APIRouter()
-MAX_MISSED = 500
+MAX_MISSED = queries.EVENTS_PAGE
 UNSUPPORTED_DATA = 1003  # the close code for a binary frame (RFC 6455)
 BAD_QUERY = 4422  # the close code for a game id, `since` or invite outside its range
 UNAUTHORIZED = 4401  # an unknown or revoked token (HTTP: 401), or no login where one is needed
@@ -100,37 +102,46 @@ async def _game_socket(
         except CommandError as err:
             await _refuse(websocket, 4404 if err.status == 404 else 4403, err.message)
             return
-        team = queries.viewer_team(await repo.players_of(db, game_id), user_id)
     await websocket.accept()
     async with hub.subscribe(f"game:{game_id}", owner=_owner(viewer)) as sub:
         await _check_not_revoked(websocket, viewer, sub)
-        last = await _catch_up(websocket, service, game_id, user_id, invite, since)
-        receiver = asyncio.create_task(_receive(websocket, service, viewer, game_id))
-        receiver.add_done_callback(lambda _task: sub.wake())
+        receiver: asyncio.Task[None] | None = None
         try:
+            # Who may read what is read with each catch-up, after subscribing: a team change after that
+            # read arrives as an event below; one before it is in the read.
+            last, reader = await _catch_up(websocket, service, game_id, user_id, invite, since)
+            receiver = asyncio.create_task(_receive(websocket, service, viewer, game_id))
+            receiver.add_done_callback(lambda _task: sub.wake())
             while True:
                 message = await sub.get()
                 if message is None or receiver.done():
                     break
                 if sub.overflowed:
                     sub.overflowed = False
-                    last = await _catch_up(websocket, service, game_id, user_id, invite, last)
+                    last, reader = await _catch_up(websocket, service, game_id, user_id, invite, last)
                     continue
                 if message.v is not None and message.v <= last:
                     continue
-                if message.t in {"joined", "confirming", "left", "unconfirmed_removed"}:
+                if message.t in {"joined", "confirming", "left", "unconfirmed_removed"}:  # teams changed
                     async with app.state.sessions() as db:
                         team = queries.viewer_team(await repo.players_of(db, game_id), user_id)
-                if visible(message.audience, user_id, team):
+                    reader = dataclasses.replace(reader, team=team)
+                elif message.t in {"finished", "reset"}:  # a practice undo can reopen a finished game
+                    reader = dataclasses.replace(reader, game_over=message.t == "finished")
+                if reader.may_read(message.audience):
                     await websocket.send_text(message.wire_text)
                 if message.v is not None:
                     last = message.v
         except (WebSocketDisconnect, RuntimeError):  # RuntimeError: the receiver closed it (binary frame)
             pass
+        except CommandError as err:  # the game became invisible to this viewer (say, it was deleted)
+            with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+                await websocket.close(code=4404 if err.status == 404 else 4403, reason=err.message[:120])
         finally:
-            receiver.cancel()
-            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-                await receiver
+            if receiver is not None:
+                receiver.cancel()
+                with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+                    await receiver
             await _close_if_revoked(websocket, sub)
 
 
@@ -166,17 +177,23 @@ async def _catch_up(
     user_id: int | None,
     invite: str | None,
     since: int | None,
-) -> int:
-    """Send what the client missed since its version, or a full snapshot; returns the version sent."""
+) -> tuple[int, Reader]:
+    """Send what the client missed since its version, or a full snapshot; returns the version sent and what
+    this viewer may read as of that version."""
     async with websocket.app.state.sessions() as db:
         game = await queries.load_visible_game(db, game_id, user_id, invite)
+        reader = queries.reader_of(game, await repo.players_of(db, game_id), user_id)
         if since is not None and since <= game.version and game.version - since <= MAX_MISSED:
-            for event in await queries.visible_events(db, game, since, user_id):
-                await websocket.send_json(event)
-            return game.version
-        snapshot = await queries.snapshot(service, db, game, user_id)
+            sent = since
+            while sent < game.version:
+                page = await queries.visible_events(db, game, sent, user_id)
+                for event in page.events:
+                    await websocket.send_json(event)
+                sent = page.until
+            return sent, reader
+        snapshot = await queries.snapshot(service.stream, db, game, user_id)
     await websocket.send_json({"t": "snapshot", "d": snapshot, "v": snapshot["version"]})
-    return int(snapshot["version"])
+    return int(snapshot["version"]), reader
 
 
 async def _receive(websocket: WebSocket, service: GameService, viewer: Viewer | None, game_id: int) -> None:
@@ -228,10 +245,10 @@ async def _command(
     if viewer is None:
         raise BadMessage("log in (cookie) or pass ?token= to send commands", message.id)
     if isinstance(message, MoveMessage):
-        return await service.move(viewer.user, game_id, message.d.move, message.d.v)
+        return await service.moves.move(viewer.user, game_id, message.d.move, message.d.v)
     if isinstance(message, ResignMessage):
-        return await service.move(viewer.user, game_id, "resign", message.d.v if message.d else None)
-    return {"message": await service.chat(viewer.user, game_id, message.d.channel, message.d.text)}
+        return await service.moves.move(viewer.user, game_id, "resign", message.d.v if message.d else None)
+    return {"message": await service.chat.post(viewer.user, game_id, message.d.channel, message.d.text)}
 
 
 async def _send(websocket: WebSocket, payload: dict[str, Any]) -> None:

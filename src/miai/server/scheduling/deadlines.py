@@ -21,14 +21,14 @@ log = logging.getLogger(__name__)
 async def enforce_due(sessions: async_sessionmaker[AsyncSession], games: GameService) -> int:
     """Apply every deadline that has passed; returns how many games changed."""
     async with sessions() as db:
-        due = await repo.due_games(db, games.now())
+        due = await repo.due_games(db, games.stream.now())
     changed = 0
     for game_id, version, status in due:
         try:
             if status == "active":
-                changed += await games.timeout(game_id, version)
+                changed += await games.moves.timeout(game_id, version)
             else:
-                await games.expire_confirmation(game_id, version)
+                await games.lobby.expire_confirmation(game_id, version)
                 changed += 1
         except Exception:
             log.exception("deadline of game %s failed", game_id)

@@ -10,6 +10,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Double,
     ForeignKey,
     Index,
     Integer,
@@ -143,6 +144,10 @@ class GameMove(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
     move: Mapped[str] = mapped_column(String(32))  # canonical text: D4, pass, resign, timeout, autopass
     created_at: Mapped[datetime]
+    # The mover's team clock after the move, as the server computed it ({"main", "periods"} of games.clocks):
+    # the time left in the SGF record. None for moves that charge no clock and games without one.
+    clock_main: Mapped[float | None] = mapped_column(Double, default=None)
+    clock_periods: Mapped[int | None] = mapped_column(Integer, default=None)
 
 
 class GameEvent(Base):
@@ -157,7 +162,7 @@ class GameEvent(Base):
     v: Mapped[int] = mapped_column(Integer)
     type: Mapped[str] = mapped_column(String(24))
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
-    audience: Mapped[str] = mapped_column(String(64), default="all")  # all | team:N | users:a,b
+    audience: Mapped[str] = mapped_column(String(64), default="all")  # who may read it: play/privacy.py
     created_at: Mapped[datetime]
 
 
@@ -167,7 +172,7 @@ class ChatMessage(Base):
     id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
-    channel: Mapped[str] = mapped_column(String(64))  # public | team:N | pm:<audience>
+    channel: Mapped[str] = mapped_column(String(64))  # as posted: public | team | team:N | user:ID
     audience: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime]

@@ -22,9 +22,20 @@ function starPoints(size) {
 }
 
 /** A cross over a stone judged dead: red with a light halo, so it shows on stones of every colour. */
-function deadMark(x, y, d) {
+export function deadMark(x, y, d) {
   const path = `M${x - d} ${y - d}L${x + d} ${y + d}M${x + d} ${y - d}L${x - d} ${y + d}`;
   return `<g class="dead-mark"><path class="halo" d="${path}"/><path d="${path}"/></g>`;
+}
+
+/** A dashed ring on a stone in seki (alive, though the opponent surrounds it), haloed like the cross. */
+export function sekiMark(x, y, r) {
+  return `<g class="seki-mark"><circle class="halo" cx="${x}" cy="${y}" r="${r}"/><circle cx="${x}" cy="${y}" r="${r}"/></g>`;
+}
+
+/** A short dash on a dame point (an empty point that counts for nobody): no team's mark is a dash. */
+export function dameMark(x, y, d) {
+  const path = `M${x - d} ${y}H${x + d}`;
+  return `<g class="dame-mark"><path class="halo" d="${path}"/><path d="${path}"/></g>`;
 }
 
 export class BoardView extends GridBoard {
@@ -67,8 +78,8 @@ export class BoardView extends GridBoard {
 
   /**
    * view: {size, board (team per point, 0 empty), palette, coords, last (point|null), territory (owner per
-   * point|null), dead (Set of points), shade (per point {team, strength 0..1} or null: the Area estimate),
-   * label}
+   * point|null), dead (Set of points), seki (Set of points: stones in seki), dame (Set of points: empty points
+   * that count for nobody), shade (per point {team, strength 0..1} or null: the Area estimate), label}
    */
   render(view) {
     const sizeChanged = !this.view || this.view.size !== view.size || this.view.coords !== view.coords;
@@ -135,6 +146,12 @@ export class BoardView extends GridBoard {
     dead.forEach((p) => {
       if (view.board[p]) out += deadMark(this.x(p), this.y(p), S * 0.26);
     });
+    (view.seki || new Set()).forEach((p) => {
+      if (view.board[p]) out += sekiMark(this.x(p), this.y(p), S * 0.36);
+    });
+    (view.dame || new Set()).forEach((p) => {
+      if (!view.board[p]) out += dameMark(this.x(p), this.y(p), S * 0.2);
+    });
     if (view.last !== null && view.last !== undefined && view.board[view.last]) {
       out += `<circle class="last-move" cx="${this.x(view.last)}" cy="${this.y(view.last)}" r="${r + S * 0.04}"/>`;
     }
@@ -160,9 +177,11 @@ export class BoardView extends GridBoard {
       const style = teamStyle(view.palette, team);
       text += `team ${team} stone (${style.name}, ${style.shape || `letter ${style.letter}`})`;
       if (view.dead && view.dead.has(p)) text += ', dead';
+      if (view.seki && view.seki.has(p)) text += ', in seki';
       if (p === view.last) text += ', last move';
     } else {
       text += 'empty';
+      if (view.dame && view.dame.has(p)) text += ', dame';
     }
     const owner = view.territory ? view.territory[p] : 0;
     if (owner && (!team || (view.dead && view.dead.has(p)))) text += `, ${view.shade ? 'estimated ' : ''}territory of team ${owner}`;

@@ -66,11 +66,12 @@ export function clockText(o) {
   return per;
 }
 
-/** One line about a game's options, for lists (`kind`: the game; Go when absent). */
-export function optionsSummary(o, kind = o.kind) {
+/** One line about a game's options, for lists (`kind`: the game; Go when absent; `time`: with the clock). */
+export function optionsSummary(o, kind = o.kind, time = true) {
   const entry = kindOf(kind);
   if (entry) {
-    const parts = [entry.title, `${o.size}×${o.size}`, ...entry.describeOptions(o), clockText(o)];
+    const parts = [entry.title, `${o.size}×${o.size}`, ...entry.describeOptions(o)];
+    if (time) parts.push(clockText(o));
     if (o.visibility === 'private') parts.push('private');
     return parts.join(' · ');
   }
@@ -85,17 +86,59 @@ export function optionsSummary(o, kind = o.kind) {
   if (o.capture_points) parts.push('capture points');
   if (o.remove_inactive_stones) parts.push('inactive stones removed');
   if (o.move_limit) parts.push(`limit ${o.move_limit} rounds`);
-  parts.push(clockText(o));
+  if (time) parts.push(clockText(o));
   if (o.visibility === 'private') parts.push('private');
   return parts.join(' · ');
 }
 
 export const END_REASONS = {
   passes: 'the game ended by passes',
-  last_colour: 'only one team was left in the game',
+  last_colour: 'only one team was left in the game', // results stored before `reason` said resign or timeout
   move_limit: 'the move limit was reached',
   agreed_draw: 'the remaining teams agreed to a draw',
+  resign: 'the other teams resigned',
+  timeout: 'the other teams ran out of time',
 };
+
+/** "Black", "Black and White", "Black, White and Red". */
+export function listWords(words) {
+  return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
+}
+
+/** 3.5 -> "3.5 points", 1 -> "1 point". */
+export function pointsText(n) {
+  return `${n} point${n === 1 ? '' : 's'}`;
+}
+
+/** "Red timed out at move 57", "Black resigned at move 12": one entry of a result's `left`. */
+export function leftText(d, name) {
+  return `${name(d.team)} ${d.how === 'timeout' ? 'timed out' : 'resigned'} at move ${d.ply}`;
+}
+
+/**
+ * A finished game's result in one plain sentence, from the API's result `r` and `name(team)`: the teams that
+ * left and how, then who won and how. "Black timed out at move 57; White wins on time.", "Black resigned at
+ * move 12; White wins by resignation.", "Red timed out at move 57; Blue wins by 3.5 points.".
+ */
+export function endingText(r, name) {
+  const gone = (r.left || []).filter((d) => d.team_out !== false).map((d) => leftText(d, name));
+  const teams = r.winners || [];
+  const winners = listWords(teams.map(name));
+  let outcome;
+  if (r.reason === 'timeout' && teams.length === 1) outcome = `${winners} wins on time`;
+  else if (r.reason === 'resign' && teams.length === 1) outcome = `${winners} wins by resignation`;
+  else if (r.reason === 'agreed_draw') outcome = `${winners} agreed to a draw`;
+  else if (r.scores && r.scores.length) {
+    const top = r.scores.find((x) => x.team === teams[0]);
+    if (r.draw) outcome = `Draw between ${winners}${top ? `, ${pointsText(top.total)} each` : ''}`;
+    else if (r.margin !== null && r.margin !== undefined) outcome = `${winners} wins by ${pointsText(r.margin)}`;
+    else outcome = `${winners} wins`;
+    if (r.reason === 'move_limit') outcome += ' when the move limit was reached';
+  } else {
+    outcome = `${teams.length === 1 ? `${winners} wins` : `Draw between ${winners}`} — ${END_REASONS[r.reason] || r.reason}`;
+  }
+  return `${[...gone, outcome].join('; ')}.`;
+}
 
 export function moveText(move) {
   return { pass: 'pass', resign: 'resigns', timeout: 'times out', autopass: 'passes (no legal move)', draw: 'agreed draw' }[move] || move;

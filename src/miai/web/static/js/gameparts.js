@@ -1,6 +1,7 @@
 // Pieces of the game page that only draw: team list, result and score table, rules, clocks.
 import { h } from './dom.js';
-import { countdown, duration, END_REASONS, presetTitle, clockText, secondsUntil } from './format.js';
+import { deadMark, dameMark, sekiMark } from './board.js';
+import { countdown, endingText, LETTERS, presetTitle, clockText, secondsUntil } from './format.js';
 import { kindOf, resultHeadline } from './games/registry.js';
 import { swatch, teamStyle } from './palette.js';
 
@@ -19,8 +20,13 @@ export function teamName(palette, t, names = null) {
 
 export function playerName(snap, team, seat) {
   const p = snap.players.find((x) => x.team === team && x.seat === seat);
-  if (p) return p.username;
-  return snap.options.mode === 'local' && snap.players.length ? snap.players[0].username : '?';
+  if (p) return shownName(p);
+  return snap.options.mode === 'local' && snap.players.length ? shownName(snap.players[0]) : '?';
+}
+
+/** A person by username; a computer by engine and level ("Miai, level 3"), as the server names it. */
+export function shownName(p) {
+  return p.name || p.username;
 }
 
 /** The team list: members in turn order, who is on move, resigned / timed-out players, captures. */
@@ -54,9 +60,9 @@ export function teamsList(snap, palette, position) {
                 h(
                   'li',
                   { dataset: { user: String(p.user_id), state: p.state } },
-                  h('span.name', p.username),
+                  h('span.name', shownName(p)),
                   p.computer !== null && p.computer !== undefined
-                    ? h('span.tag.computer', { title: 'A computer player' }, `computer, level ${p.computer}`)
+                    ? h('span.tag.computer', { title: 'A computer player' }, 'computer')
                     : null,
                   snap.you && p.user_id === snap.you.user_id ? h('span.tag', 'you') : null,
                   onMove && snap.to_move.seat === p.seat ? h('span.tag.move', 'on move') : null,
@@ -74,22 +80,32 @@ export function teamsList(snap, palette, position) {
   if (unassigned.length) {
     items.push(
       h('li.team', h('div.team-head', h('strong', 'Team chosen at random when the game is full')),
-        h('ul.members', unassigned.map((p) => h('li', p.username)))),
+        h('ul.members', unassigned.map((p) => h('li', shownName(p))))),
     );
   }
   return h('ul.teams', items);
+}
+
+/** A team's name in sentences: the game's own names ("White" in Amazons), else Go's colour ("Red"). */
+export function teamWord(palette, t, names = null) {
+  if (names && names[t - 1]) return names[t - 1];
+  const colour = teamStyle(palette, t).name;
+  return colour.charAt(0).toUpperCase() + colour.slice(1);
 }
 
 export function resultSection(snap, palette) {
   const r = snap.result;
   if (!r) return null;
   const entry = kindOf(snap.kind);
-  if (entry) return h('div.result', h('p.headline', { id: 'result-headline' }, `${resultHeadline(entry, r, teamNames(snap) || [])}.`));
+  const word = (t) => teamWord(palette, t, teamNames(snap));
+  if (entry) {
+    // A game's own endings ("White cannot move") in its own words; leaving the game reads as in Go.
+    const left = r.reason === 'resign' || r.reason === 'timeout';
+    const text = left ? endingText(r, word) : `${resultHeadline(entry, r, teamNames(snap) || [])}.`;
+    return h('div.result', h('p.headline', { id: 'result-headline' }, text));
+  }
   const names = (teams) => teams.map((t) => teamName(palette, t)).join(', ');
-  let headline;
-  if (r.draw) headline = r.winners.length > 1 ? `Draw between ${names(r.winners)}` : 'Draw';
-  else if (r.winners.length === 1) headline = `${teamName(palette, r.winners[0])} wins`;
-  else headline = `${names(r.winners)} share the win`;
+  const scored = Boolean(r.scores && r.scores.length);
   // Only the parts that make up the total under these rules (core scoring: area and DipGo count stones,
   // territory scoring subtracts lost and dead stones instead).
   const rules = snap.rules || {};
@@ -100,10 +116,10 @@ export function resultSection(snap, palette) {
     ['captures', 'Capt.', 'Points for captures', Boolean(rules.capture_points)],
     ['prisoners', '−Lost', 'Own stones lost (subtracted)', territoryScoring],
     ['dead', '−Dead', 'Own dead stones (subtracted)', territoryScoring],
-    ['komi', 'Komi', 'Komi', r.scores.some((x) => x.komi)],
+    ['komi', 'Komi', 'Komi', scored && r.scores.some((x) => x.komi)],
     ['total', 'Total', 'Total', true],
   ].filter(([, , , shown]) => shown);
-  const rows = r.scores.map((s) =>
+  const rows = (r.scores || []).map((s) =>
     h(
       'tr',
       { class: r.winners.includes(s.team) ? 'winner' : '', dataset: { team: String(s.team) } },
@@ -113,18 +129,20 @@ export function resultSection(snap, palette) {
   );
   return h(
     'div.result',
-    h('p.headline', { id: 'result-headline' }, `${headline} — ${END_REASONS[r.reason] || r.reason}.`),
-    r.ranking.length > 1
-      ? h('ol.ranking', r.ranking.map((group) => h('li', names(group))))
+    h('p.headline', { id: 'result-headline' }, endingText(r, word)),
+    r.ranking.length > 2 ? h('ol.ranking', r.ranking.map((group) => h('li', names(group)))) : null,
+    // Nothing was counted after a resignation, a timeout or an agreed draw: no score table then.
+    scored
+      ? h('div.table-scroll', h(
+        'table.scores',
+        h('caption', 'Score per team'),
+        h('thead', h('tr', h('th', { scope: 'col' }, 'Team'),
+          columns.map(([, short, full]) => h('th', { scope: 'col', title: full, 'aria-label': full }, short)))),
+        h('tbody', rows),
+      ))
       : null,
-    h('div.table-scroll', h(
-      'table.scores',
-      h('caption', 'Score per team'),
-      h('thead', h('tr', h('th', { scope: 'col' }, 'Team'),
-        columns.map(([, short, full]) => h('th', { scope: 'col', title: full, 'aria-label': full }, short)))),
-      h('tbody', rows),
-    )),
-    deadStonesNote(r, rules),
+    scored ? deadStonesNote(r, rules) : null,
+    scored ? sekiNote(r, snap, word) : null,
     r.corrected_by ? h('p.muted.small', `Corrected by ${r.corrected_by}${r.note ? `: ${r.note}` : ''}`) : null,
   );
 }
@@ -142,6 +160,50 @@ function deadStonesNote(r, rules) {
   const scored = r.reason === 'passes' || r.reason === 'move_limit';
   if (!scored || rules.dead_stones !== 'auto') return dead.length ? h('p.muted.small', `Dead stones: ${dead.join(' ')}`) : null;
   return h('p.small.dead-note', `Dead stones were judged automatically by the estimator${listed}.`);
+}
+
+const DAME_LISTED = 24; // more dame than this (a game stopped early) are counted, not listed
+
+/** Why surrounded groups stayed on the board (seki) and which points count for nobody (dame). */
+function sekiNote(r, snap, word) {
+  const seki = r.seki || [];
+  const dame = r.dame || [];
+  if (!seki.length && !dame.length) return null;
+  const parts = [];
+  if (seki.length) {
+    const board = (snap.position && snap.position.board) || [];
+    const n = snap.options.size;
+    const byTeam = new Map();
+    for (const v of seki) {
+      const team = board[(Number(v.slice(1)) - 1) * n + LETTERS.indexOf(v[0])] || 0;
+      byTeam.set(team, [...(byTeam.get(team) || []), v]);
+    }
+    const groups = [...byTeam.entries()].sort(([a], [b]) => a - b)
+      .map(([team, points]) => `${team ? `${word(team)} ` : ''}${points.join(' ')}`);
+    parts.push(`seki: ${groups.join(', ')} (alive, though surrounded: neither side can capture the other; ringed on the board)`);
+  }
+  if (dame.length) {
+    const listed = dame.length > DAME_LISTED ? `${dame.length} points` : dame.join(' ');
+    parts.push(`dame: ${listed} (count for nobody; a dash on the board)`);
+  }
+  const text = parts.join('; ');
+  return h('p.small.seki-note', { id: 'seki-note' }, `${text.charAt(0).toUpperCase()}${text.slice(1)}.`);
+}
+
+/** What the marks on the final board mean, for the marks this result has. */
+export function markLegend(r) {
+  const sample = (svg, text) => {
+    const icon = h('span', { 'aria-hidden': 'true' });
+    icon.innerHTML = `<svg viewBox="0 0 10 10" width="20" height="20">${svg}</svg>`;
+    return h('li', icon, text);
+  };
+  const stone = '<circle cx="5" cy="5" r="4.6" fill="#8a8a8a" stroke="#1a1a1a" stroke-width=".45"/>';
+  const items = [
+    (r.dead || []).length ? sample(stone + deadMark(5, 5, 2.6), 'dead stone') : null,
+    (r.seki || []).length ? sample(stone + sekiMark(5, 5, 3.6), 'stone in seki') : null,
+    (r.dame || []).length ? sample(dameMark(5, 5, 2), 'dame: counts for nobody') : null,
+  ].filter(Boolean);
+  return items.length ? h('ul.mark-legend', { id: 'mark-legend', 'aria-label': 'Marks on the board' }, items) : null;
 }
 
 export function rulesList(snap) {
@@ -178,15 +240,7 @@ export function rulesList(snap) {
   );
 }
 
-/** The main-time / periods of each team under Fischer or byo-yomi clocks. */
-export function teamClock(snap, t) {
-  const o = snap.options;
-  const c = snap.clocks && snap.clocks[String(t)];
-  if (!c || o.clock === 'none') return null;
-  if (o.clock === 'byoyomi') return `${duration(c.main)} + ${c.periods}×${duration(o.period_time)}`;
-  return duration(c.main);
-}
-
+/** The time left until the snapshot's deadline at `now` (the server's time on the game page). */
 export function deadlineText(snap, now = Date.now()) {
   const left = secondsUntil(snap.deadline, now);
   return left === null ? '' : countdown(left);

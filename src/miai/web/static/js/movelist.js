@@ -37,6 +37,16 @@ export class MoveList {
       else li.removeAttribute('aria-current');
     });
     const item = this.items[shown - 1];
-    if (item && item.scrollIntoView && !this.card.hidden) item.scrollIntoView({ block: 'nearest' });
+    if (item && !this.card.hidden) this.reveal(item);
+  }
+
+  /** Scroll the list, and only the list, to show `item`: scrollIntoView would scroll the page too, pushing
+   * the board out of view when a long game opens at its last move. */
+  reveal(item) {
+    const box = this.list.getBoundingClientRect();
+    const at = item.getBoundingClientRect();
+    const shift = (start, end, low, high) => (start < low ? start - low : Math.max(0, end - high));
+    this.list.scrollTop += shift(at.top, at.bottom, box.top, box.bottom);
+    this.list.scrollLeft += shift(at.left, at.right, box.left, box.right);
   }
 }

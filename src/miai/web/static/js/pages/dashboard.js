@@ -1,7 +1,8 @@
 // The dashboard: my unfinished games, "your turn" first and then by time left; challenges to accept or decline.
 import { get, post } from '../api.js';
+import { ServerClock } from '../clocks.js';
 import { clear, confirmDialog, h, link, navigate, toast } from '../dom.js';
-import { countdown, optionsSummary, secondsUntil } from '../format.js';
+import { clockText, countdown, optionsSummary, secondsUntil } from '../format.js';
 import { kindOf } from '../games/registry.js';
 import { swatch } from '../palette.js';
 import { session, settings } from '../session.js';
@@ -33,6 +34,7 @@ export async function dashboardPage(main) {
   const challengesBox = h('div#challenges');
   clear(main, h('h1', 'Your games'), challengesBox, gamesBox);
   let rows = [];
+  const clock = new ServerClock(); // deadlines count down on the server's time
 
   function renderGames() {
     const palette = settings().palette;
@@ -41,7 +43,7 @@ export async function dashboardPage(main) {
       return;
     }
     clear(gamesBox, h('ol.game-list.dashboard', rows.map((g) => {
-      const left = secondsUntil(g.deadline);
+      const left = secondsUntil(g.deadline, clock.now());
       const tm = g.to_move || {};
       return h('li.card.game-row', { dataset: { game: String(g.id), yourTurn: String(g.your_turn) }, class: `card game-row${g.your_turn ? ' your-turn' : ''}` },
         h('div.row-head',
@@ -50,7 +52,8 @@ export async function dashboardPage(main) {
           tm.team ? swatch(kindOf(g.kind) ? kindOf(g.kind).palette(palette) : palette, tm.team, 14) : null,
           left !== null ? h('span.deadline', { dataset: { deadline: g.deadline } }, countdown(left)) : null,
         ),
-        h('p.muted.small', optionsSummary(g.options, g.kind)),
+        h('p.muted.small', optionsSummary(g.options, g.kind, false)),
+        h('p.small.time-control', h('span.muted', 'Time: '), clockText(g.options)),
       );
     })));
   }
@@ -97,7 +100,9 @@ export async function dashboardPage(main) {
 
   async function load() {
     try {
+      const sent = performance.now();
       const data = await get('/dashboard');
+      clock.sample(data.now, sent, performance.now());
       rows = data.games;
       renderGames();
       await renderChallenges(data.challenges);
@@ -114,7 +119,7 @@ export async function dashboardPage(main) {
     timer = setTimeout(load, 100);
   });
   const ticker = setInterval(() => {
-    for (const el of gamesBox.querySelectorAll('[data-deadline]')) el.textContent = countdown(secondsUntil(el.dataset.deadline));
+    for (const el of gamesBox.querySelectorAll('[data-deadline]')) el.textContent = countdown(secondsUntil(el.dataset.deadline, clock.now()));
   }, 1000);
   return () => {
     unsubscribe();

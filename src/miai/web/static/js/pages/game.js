@@ -5,10 +5,11 @@ import { get, inviteQuery, post } from '../api.js';
 import { areaSummary } from '../area.js';
 import { BoardView } from '../board.js';
 import { ChatPanel } from '../chat.js';
+import { LowTimeAlarm, ServerClock, turnClocks } from '../clocks.js';
 import { clear, confirmDialog, h, icon, link, toast } from '../dom.js';
 import { moveText, optionsSummary, secondsUntil, vertex } from '../format.js';
 import {
-  deadlineText, playerName, resultSection, rulesList, teamClock, teamName, teamNames, teamsList,
+  deadlineText, markLegend, playerName, resultSection, rulesList, teamName, teamNames, teamsList,
 } from '../gameparts.js';
 import { kindOf } from '../games/registry.js';
 import { MoveList } from '../movelist.js';
@@ -16,12 +17,17 @@ import { LiveSocket, socketUrl } from '../live.js';
 import { swatch } from '../palette.js';
 import { REASONS, analyzePlay } from '../rules.js';
 import { session, settings } from '../session.js';
+import { beep, readySoundOnFirstGesture } from '../sound.js';
+
+const CANCELLED = {
+  declined: 'the challenge was declined',
+  no_players: 'nobody was left to play (computers do not play alone)',
+};
 
 const REFRESH_EVENTS = new Set([
   'created', 'joined', 'confirming', 'confirmed', 'left', 'unconfirmed_removed', 'declined', 'started',
-  'finished', 'result_corrected', 'flagged', 'computer_added',
+  'finished', 'result_corrected', 'flagged', 'computer_added', 'cancelled',
 ]);
-const PAGE = 500; // GET /events answers at most this many events
 
 export async function gamePage(main, params, query) {
   const page = new GamePage(main, Number(params.id), query.get('invite'));
@@ -49,6 +55,8 @@ class GamePage {
     this.areaTicket = 0; // answers to older requests are dropped
     this.busy = false;
     this.refreshing = null;
+    this.clock = new ServerClock(); // the server's time: clocks run on it, not on this computer's clock
+    this.alarm = new LowTimeAlarm();
     this.build();
   }
 
@@ -62,6 +70,7 @@ class GamePage {
     const s = settings();
     this.title = h('h1', `Game ${this.id}`);
     this.summary = h('p.muted.small.summary');
+    this.clockBar = h('div.clock-bar#clocks', { role: 'group', 'aria-label': 'Clocks', hidden: true });
     this.statusBox = h('div.status', { id: 'status', 'aria-live': 'polite' });
     this.boardHost = h('div.board-wrap');
     this.hint = h('p.hint', { id: 'hint' }, '\u00a0');
@@ -102,6 +111,7 @@ class GamePage {
         'div.game',
         h('section.board-area', { 'aria-label': 'Board' },
           h('div.game-head', this.title, this.summary),
+          this.clockBar,
           this.boardHost,
           this.hint,
           this.srLive,
@@ -122,7 +132,8 @@ class GamePage {
       ),
     );
     this.palette = s.palette;
-    this.clockTimer = setInterval(() => this.tick(), 1000);
+    this.clockTimer = setInterval(() => this.tick(), 200); // often enough that a shown second is never late
+    readySoundOnFirstGesture();
   }
 
   destroy() {
@@ -134,8 +145,7 @@ class GamePage {
 
   async load() {
     try {
-      const snap = await get(`/games/${this.id}${this.q()}`);
-      await this.applySnapshot(snap);
+      await this.applySnapshot(await this.fetchSnapshot());
     } catch (err) {
       clear(this.main, h('div.card', h('h1', `Game ${this.id}`), h('p.error', err.message), link('/', 'Back to the lobby')));
       return;
@@ -160,6 +170,14 @@ class GamePage {
         }
       },
     }).start();
+  }
+
+  /** GET the snapshot; the server's time in it sets the page's clock (off by at most half the round trip). */
+  async fetchSnapshot() {
+    const sent = performance.now();
+    const snap = await get(`/games/${this.id}${this.q()}`);
+    this.clock.sample(snap.now, sent, performance.now());
+    return snap;
   }
 
   /**
@@ -188,9 +206,9 @@ class GamePage {
     for (;;) {
       const data = await get(`/games/${this.id}/events?since=${since}${this.q('&')}`);
       events.push(...data.events);
-      if (data.events.length < PAGE) return events;
-      since = data.events[data.events.length - 1].v;
-      if (since >= data.version) return events;
+      // `until`: the last version the server looked at (it skips events this viewer may not read).
+      if (data.until >= data.version || data.until <= since) return events;
+      since = data.until;
     }
   }
 
@@ -227,6 +245,7 @@ class GamePage {
 
   onMessage(m) {
     if (m.t === 'snapshot') {
+      this.clock.hint(m.d.now, performance.now());
       this.lastV = 0;
       this.history = [];
       this.applySnapshot(m.d);
@@ -273,7 +292,7 @@ class GamePage {
       try {
         do {
           this.refreshAgain = false;
-          await this.applySnapshot(await get(`/games/${this.id}${this.q()}`));
+          await this.applySnapshot(await this.fetchSnapshot());
         } while (this.refreshAgain);
       } catch (err) {
         toast(err.message, 'error');
@@ -300,7 +319,7 @@ class GamePage {
     if (d.position.over) snap.status = 'finished'; // the result follows in the "finished" event
     if (d.deadline) snap.deadline = d.deadline;
     if (d.clocks) snap.clocks = d.clocks;
-    snap.turn_started_at = new Date().toISOString();
+    snap.turn_started_at = d.turn_started_at || new Date(this.clock.now()).toISOString();
     const me = this.me();
     if (['computer', 'local'].includes(this.snap.options.mode) && me && d.user_id === me.user_id && !this.busy) this.redo = 0;
     if (d.move === 'resign' || d.move === 'timeout') {
@@ -626,6 +645,7 @@ class GamePage {
     const finished = snap.status === 'finished' && snap.result;
     const showTerritory = finished && this.live() && this.showTerritory;
     const estimate = this.areaShown() ? this.area : null;
+    const marks = (key) => new Set(showTerritory && !estimate ? (snap.result[key] || []).map((v) => this.pointOf(v)) : []);
     return {
       size: snap.options.size,
       board: position.board,
@@ -633,7 +653,9 @@ class GamePage {
       palette: s.palette,
       coords: s.coordinates !== false,
       territory: showTerritory ? snap.result.territory : estimate ? estimate.owner : null,
-      dead: estimate ? estimate.dead : new Set(showTerritory ? (snap.result.dead || []).map((v) => this.pointOf(v)) : []),
+      dead: estimate ? estimate.dead : marks('dead'),
+      seki: marks('seki'),
+      dame: marks('dame'),
       shade: estimate ? estimate.shade : null,
       label: `Go board ${snap.options.size} by ${snap.options.size}. Arrow keys move the cursor, Enter plays, PageUp and PageDown step through the moves.`,
     };
@@ -654,6 +676,7 @@ class GamePage {
     this.updateArea();
     this.renderBoard();
     this.renderStatus();
+    this.renderClocks();
     this.renderActions();
     this.renderTeams();
     this.renderResult();
@@ -698,7 +721,7 @@ class GamePage {
       if (snap.challenge_to) parts.push(h('p.muted', 'This game is a challenge to one player.'));
     } else if (snap.status === 'confirming') {
       parts.push(h('p', 'Every seat is taken. Each player confirms to start the game.'));
-      parts.push(h('p', 'Confirm within ', h('strong.deadline', { id: 'confirm-deadline' }, deadlineText(snap)),
+      parts.push(h('p', 'Confirm within ', h('strong.deadline', { id: 'confirm-deadline' }, deadlineText(snap, this.clock.now())),
         ` (until ${new Date(snap.deadline).toLocaleTimeString()}); players who do not confirm are removed.`));
     } else if (snap.status === 'active') {
       const tm = snap.to_move || {};
@@ -710,18 +733,13 @@ class GamePage {
           mine ? h('strong', 'Your turn') : h('span', `${this.teamLabel(tm.team)} to move: `, h('strong', name)),
           mine ? ` (${this.teamLabel(tm.team)})` : null,
         ),
-        snap.deadline ? h('p.clock', 'Time left to move: ', h('strong.deadline', { id: 'clock' }, deadlineText(snap))) : null,
+        snap.deadline ? h('p.clock', 'Time left to move: ', h('strong.deadline', { id: 'clock' }, deadlineText(snap, this.clock.now()))) : null,
       );
-      const clocks = [];
-      for (let t = 1; t <= snap.options.teams; t++) {
-        const c = teamClock(snap, t);
-        if (c) clocks.push(h('li', swatch(this.palette, t, 12), ` Team ${t}: ${c}`));
-      }
-      if (clocks.length) parts.push(h('ul.clocks', clocks));
     } else if (snap.status === 'finished') {
       parts.push(h('p', snap.result ? 'The game has finished.' : 'The game has finished; counting…'));
     } else if (snap.status === 'cancelled') {
-      parts.push(h('p', 'This game was cancelled.'));
+      const why = CANCELLED[snap.cancelled && snap.cancelled.reason];
+      parts.push(h('p#cancelled', why ? `This game was cancelled: ${why}.` : 'This game was cancelled.'));
     }
     clear(this.statusBox, parts);
     this.renderLobbyBox();
@@ -974,9 +992,15 @@ class GamePage {
       return;
     }
     this.resultBox.hidden = false;
+    const legend = markLegend(snap.result);
+    if (legend) legend.hidden = !this.showTerritory;
     const toggle = h('label.small', h('input#show-territory', {
       type: 'checkbox', checked: this.showTerritory,
-      onchange: (e) => { this.showTerritory = e.target.checked; this.renderBoard(); },
+      onchange: (e) => {
+        this.showTerritory = e.target.checked;
+        if (legend) legend.hidden = !this.showTerritory;
+        this.renderBoard();
+      },
     }), ' Show territory on the board');
     if (this.entry) {
       clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, this.palette));
@@ -986,8 +1010,10 @@ class GamePage {
     const player = me && snap.players.some((p) => p.user_id === me.user_id);
     // Only dead stones can be judged wrongly: games scored under `auto` dead stones after passes or the limit.
     const scored = (snap.result.reason === 'passes' || snap.result.reason === 'move_limit') && snap.rules.dead_stones === 'auto';
-    clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, this.palette), toggle,
-      player && scored ? this.flagForm() : null);
+    // Nothing to show on the board when nothing was counted (a resignation, a timeout, an agreed draw).
+    const counted = (snap.result.territory || []).length > 0;
+    clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, this.palette),
+      counted ? toggle : null, counted ? legend : null, player && scored ? this.flagForm() : null);
   }
 
   /** Players can report a wrong score (for example misjudged dead stones); an administrator reviews it. */
@@ -1017,16 +1043,55 @@ class GamePage {
     clear(this.infoBox, parts);
   }
 
+  /** Each team's clock next to its name, above the board; tick() keeps the running one counting. */
+  renderClocks() {
+    const snap = this.snap;
+    const { clocks } = turnClocks(snap, this.clock.now());
+    const shown = (snap.status === 'active' || snap.status === 'finished') && clocks.length > 0;
+    this.clockBar.hidden = !shown;
+    this.clockEls = shown
+      ? clocks.map((c) => {
+        const time = h('span.time', c.text);
+        const el = h('div.team-clock', { role: 'timer', dataset: { team: String(c.team) } },
+          swatch(this.palette, c.team, 14), h('span.name', this.teamLabel(c.team)), time);
+        return { team: c.team, el, time };
+      })
+      : [];
+    clear(this.clockBar, this.clockEls.map((c) => c.el));
+    this.tick();
+  }
+
+  /** The clocks and the time left to move, counted on the server's time. */
   tick() {
     if (!this.snap) return;
+    const now = this.clock.now();
+    const turn = turnClocks(this.snap, now);
+    const text = deadlineText(this.snap, now);
     for (const id of ['clock', 'confirm-deadline']) {
       const el = this.main.querySelector(`#${id}`);
-      if (el) {
-        el.textContent = deadlineText(this.snap);
-        const left = secondsUntil(this.snap.deadline);
-        el.classList.toggle('low', left !== null && left < 30);
-      }
+      if (!el) continue;
+      if (el.textContent !== text) el.textContent = text;
+      const left = secondsUntil(this.snap.deadline, now);
+      el.classList.toggle('low', id === 'clock' ? turn.low : left !== null && left < 30);
     }
+    for (const c of turn.clocks) {
+      const shown = (this.clockEls || []).find((x) => x.team === c.team);
+      if (!shown) continue;
+      if (shown.time.textContent !== c.text) shown.time.textContent = c.text;
+      shown.el.classList.toggle('running', c.running);
+      shown.el.classList.toggle('low', c.state.low || (c.running && turn.low));
+      shown.el.classList.toggle('flagged', c.state.flagged);
+    }
+    this.lowTimeAlarm(turn);
+  }
+
+  /** A short beep when the viewer's own clock enters low time on their turn (the "sound" setting mutes it). */
+  lowTimeAlarm(turn) {
+    const me = this.me();
+    if (!me || !me.team || this.snap.status !== 'active') return;
+    const onMove = Boolean(this.snap.to_move && this.snap.to_move.user_id === me.user_id);
+    const own = turn.clocks.find((c) => c.team === me.team);
+    if (this.alarm.update(onMove ? turn.low : Boolean(own && own.state.low), onMove)) beep();
   }
 }
 

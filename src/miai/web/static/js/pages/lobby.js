@@ -1,7 +1,7 @@
 // The lobby: open games with their options and free seats, kept live by the lobby pings of /api/v1/ws.
 import { get, post } from '../api.js';
 import { clear, h, link, navigate, toast } from '../dom.js';
-import { optionsSummary } from '../format.js';
+import { clockText, optionsSummary } from '../format.js';
 import { kindOf } from '../games/registry.js';
 import { swatch } from '../palette.js';
 import { session, settings } from '../session.js';
@@ -60,7 +60,8 @@ export async function lobbyPage(main) {
         });
         return h('li.card.game-row', { dataset: { game: String(g.id) } },
           h('div.row-head', link(`/games/${g.id}`, h('strong', `Game ${g.id}`)), h('span.seats', `${g.free} free seat${g.free === 1 ? '' : 's'} of ${g.seats}`)),
-          h('p.muted.small', optionsSummary(o, g.kind)),
+          h('p.muted.small', optionsSummary(o, g.kind, false)),
+          h('p.small.time-control', h('span.muted', 'Time: '), clockText(o)),
           h('ul.team-seats', teams),
           joined ? h('p.small', h('span.tag.move', 'you are in this game'), ' ', link(`/games/${g.id}`, 'Open')) : null,
           session.user && !joined ? h('button.primary.small', { type: 'button', onclick: () => join(g.id, null) }, 'Join any team') : null,

@@ -1,4 +1,4 @@
-// Personal settings: e-mail and notifications, board palette, one-click play, coordinates.
+// Personal settings: e-mail and notifications, board palette, one-click play, coordinates, sounds.
 import { clear, h, link, toast } from '../dom.js';
 import { PALETTES, PALETTE_TITLES, swatch } from '../palette.js';
 import { saveSettings, session, settings } from '../session.js';
@@ -29,6 +29,7 @@ export async function settingsPage(main) {
       h('small.muted', 'Every colour also carries its own shape, so the board never depends on hue alone.')),
     check('one-click', 'One-click play: a click plays at once, without the Submit Move step', s.one_click),
     check('coordinates', 'Show coordinates around the board', s.coordinates !== false),
+    check('sound', 'Sounds: a short beep when my clock runs low', s.sound !== false),
     error,
     h('button.primary#save-settings', { type: 'submit' }, 'Save'),
   );
@@ -42,6 +43,7 @@ export async function settingsPage(main) {
         palette: paletteSel.value,
         one_click: form.querySelector('#one-click').checked,
         coordinates: form.querySelector('#coordinates').checked,
+        sound: form.querySelector('#sound').checked,
       });
       clear(form.querySelector('#email-status-box'), emailStatus()); // a new address is not confirmed yet
       toast('Settings saved.');

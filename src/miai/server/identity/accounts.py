@@ -1,21 +1,19 @@
-"""Accounts: argon2 password hashes, session cookies with CSRF tokens, API tokens (limits: ratelimit.py)."""
+"""Accounts of people: what a username and an e-mail address may be, and registering a new account with
+its default settings (rate limits on registration: api/rate_limits.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import re
-import secrets
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
-from argon2 import PasswordHasher
-from argon2.exceptions import InvalidHashError, VerificationError
 from email_validator import EmailNotValidError, validate_email
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from miai.server.identity.passwords import hash_password, validate_password
 from miai.server.storage import repo
-from miai.server.storage.models import ApiToken, Session, User
+from miai.server.storage.models import User
 
 USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,32}$")
 # The server's computer players are named computer-LEVEL[-N]; people cannot take such names (any case).
@@ -26,36 +24,8 @@ DEFAULT_SETTINGS = {
     "palette": "classic",
     "one_click": False,
     "coordinates": True,
+    "sound": True,  # the low-time beep (and other sounds); off mutes them
 }
-_hasher = PasswordHasher()
-
-
-def set_password_cost(time_cost: int, memory_kib: int) -> None:
-    """New hashes use this cost; stored hashes carry their own parameters and still verify."""
-    global _hasher
-    _hasher = PasswordHasher(time_cost=time_cost, memory_cost=memory_kib)
-
-
-def token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def hash_password(password: str) -> str:
-    return _hasher.hash(password)
-
-
-def check_password(stored: str, password: str) -> bool:
-    try:
-        return _hasher.verify(stored, password)
-    except (VerificationError, InvalidHashError):
-        return False
-
-
-def validate_password(password: str) -> None:
-    if len(password) < 8:
-        raise ValueError("password: at least 8 characters")
-    if len(password) > 256:
-        raise ValueError("password: at most 256 characters")
 
 
 def normalised_email(text: str) -> str:
@@ -99,33 +69,3 @@ async def create_user(db: AsyncSession, username: str, password: str, email: str
         await db.rollback()
         raise ValueError("username: already taken") from None
     return user
-
-
-async def new_session(db: AsyncSession, user: User, days: int) -> tuple[str, str]:
-    """A new login session; returns (cookie token, CSRF token). Only the token's hash is stored."""
-    token = secrets.token_urlsafe(32)
-    csrf = secrets.token_urlsafe(24)
-    now = datetime.now(UTC)
-    db.add(
-        Session(
-            token_hash=token_hash(token),
-            user_id=user.id,
-            csrf_token=csrf,
-            created_at=now,
-            expires_at=now + timedelta(days=days),
-        )
-    )
-    return token, csrf
-
-
-async def new_api_token(db: AsyncSession, user: User, name: str) -> tuple[ApiToken, str]:
-    if not 1 <= len(name.strip()) <= 64:
-        raise ValueError("name: 1-64 characters")
-    token = "miai_" + secrets.token_urlsafe(32)
-    record = ApiToken(
-        user_id=user.id, name=name.strip(), token_hash=token_hash(token), created_at=datetime.now(UTC)
-    )
-    db.add(record)
-    await db.flush()
-    return record, token
-

@@ -1,4 +1,5 @@
-"""Errors of game commands, each with the HTTP status and a stable code the API returns."""
+"""Errors of commands (game moves, account requests, anything limited), each with the HTTP status and a stable
+code the API returns (HTTP: app.py's one handler; websocket: an error message with the same body)."""
 
 from __future__ import annotations
 
@@ -52,3 +53,15 @@ class NotStored(CommandError):
 
     status = 503
     code = "not_stored"
+
+
+class RateLimited(CommandError):
+    """Over a limit (rate limits, mail caps): HTTP 429 with Retry-After, or a websocket error carrying
+    `retry_after`. `reason` says which limit, e.g. "too many chat messages"."""
+
+    status = 429
+    code = "rate_limited"
+
+    def __init__(self, reason: str, retry_after: int) -> None:
+        super().__init__(f"{reason}; try again in {retry_after} s", retry_after=retry_after)
+        self.retry_after = retry_after

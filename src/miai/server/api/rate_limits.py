@@ -28,7 +28,7 @@ from limits.errors import StorageError
 from redis.asyncio import ConnectionPool
 
 from miai.server.api.deps import MaybeViewer
-from miai.server.play.errors import CommandError
+from miai.server.errors import RateLimited
 from miai.server.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -62,17 +62,6 @@ def parse_rule(name: str, text: str) -> RateLimitItem:
             f"MIAI_RATE_LIMIT_{name.upper()}: {text!r} is not a limit like '10/minute' or '5 per 15 minutes'"
         )
     return item
-
-
-class RateLimited(CommandError):
-    """Over a limit: HTTP 429 with Retry-After, or a websocket error carrying `retry_after`."""
-
-    status = 429
-    code = "rate_limited"
-
-    def __init__(self, rule: str, retry_after: int) -> None:
-        super().__init__(f"too many {RULES[rule]}; try again in {retry_after} s", retry_after=retry_after)
-        self.retry_after = retry_after
 
 
 def _key(who: tuple[str, ...]) -> str:
@@ -141,7 +130,7 @@ class RateLimits:
 
     async def _refuse(self, rule: str, limiter: MovingWindowRateLimiter, key: str) -> RateLimited:
         stats = await limiter.get_window_stats(self.items[rule], rule, key)
-        return RateLimited(rule, max(1, math.ceil(stats.reset_time - time.time())))
+        return RateLimited(f"too many {RULES[rule]}", max(1, math.ceil(stats.reset_time - time.time())))
 
     async def hit(self, rule: str, *who: str) -> None:
         """Count one use of `rule` by `who`; RateLimited (nothing counted) when the limit is reached."""

@@ -3,16 +3,16 @@
 Every password check is counted before the password is verified (argon2 takes a while, and guesses sent
 all at once must not all slip through before the first failure is counted). Strangers guessing a name use
 up its count and lock out logins to it from unknown browsers (with the right password too). A successful
-login leaves a signed device cookie (devices.py); a later login to that account from that browser is counted
-under the device alone, so the owner still gets in.
+login leaves a signed device cookie (identity/devices.py); a later login to that account from that browser is
+counted under the device alone, so the owner still gets in.
 """
 
 from __future__ import annotations
 
 from fastapi import Request, Response
 
-from miai.server import devices
-from miai.server.ratelimit import RateLimits, client_address, enforce, rate_limits_of
+from miai.server.api.rate_limits import RateLimits, client_address, enforce, rate_limits_of
+from miai.server.identity import devices
 
 
 class LoginAttempt:
@@ -58,4 +58,3 @@ async def _count(limits: RateLimits, who: tuple[str, str]) -> None:
 
 def _secret(request: Request) -> str:
     return str(request.app.state.settings.secret_key)
-

@@ -12,10 +12,10 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from miai.server.auth import token_hash
-from miai.server.play.errors import CommandError
-from miai.server.play.notifications import Mailer
-from miai.server.storage import accounts, repo
+from miai.server.errors import RateLimited
+from miai.server.identity.tokens import token_hash
+from miai.server.notify.mailer import Mailer
+from miai.server.storage import accounts, mail_queue
 from miai.server.storage.models import AccountToken, User
 
 RESET_PASSWORD = "reset_password"
@@ -28,27 +28,16 @@ MAILS_PER_DAY = 3
 DAY = timedelta(days=1)
 
 
-class TooManyMails(CommandError):
-    status = 429
-    code = "rate_limited"
-
-    def __init__(self, retry_after: int) -> None:
-        super().__init__(
-            f"at most {MAILS_PER_DAY} such links a day go to one address; try again in {retry_after} s",
-            retry_after=retry_after,
-        )
-        self.retry_after = retry_after
-
-
 async def _check_cap(db: AsyncSession, mailer: Mailer, user: User, purpose: str, address: str) -> None:
-    """TooManyMails when this address or this account was mailed `MAILS_PER_DAY` links of `purpose` today."""
+    """RateLimited when this address or this account was mailed `MAILS_PER_DAY` links of `purpose` today."""
     now = mailer.now()
     for times in (
-        await repo.mail_times(db, purpose, now - DAY, MAILS_PER_DAY, to_address=address),
-        await repo.mail_times(db, purpose, now - DAY, MAILS_PER_DAY, sender_id=user.id),
+        await mail_queue.mail_times(db, purpose, now - DAY, MAILS_PER_DAY, to_address=address),
+        await mail_queue.mail_times(db, purpose, now - DAY, MAILS_PER_DAY, sender_id=user.id),
     ):
         if len(times) >= MAILS_PER_DAY:
-            raise TooManyMails(max(1, int((min(times) + DAY - now).total_seconds()) + 1))
+            retry_after = max(1, int((min(times) + DAY - now).total_seconds()) + 1)
+            raise RateLimited(f"at most {MAILS_PER_DAY} such links a day go to one address", retry_after)
 
 
 async def _issue(
@@ -77,7 +66,7 @@ async def mail_password_reset(db: AsyncSession, mailer: Mailer, user: User) -> b
         return False
     try:
         await _check_cap(db, mailer, user, RESET_PASSWORD, user.email)
-    except TooManyMails:
+    except RateLimited:
         return False  # the answer to a reset request never tells whether a mail went out
     row_id, link = await _issue(db, mailer, user, RESET_PASSWORD, user.email)
     mailer.password_reset(db, user, f"{RESET_PASSWORD}:{row_id}", link)
@@ -86,7 +75,7 @@ async def mail_password_reset(db: AsyncSession, mailer: Mailer, user: User) -> b
 
 async def mail_verification(db: AsyncSession, mailer: Mailer, user: User) -> bool:
     """Mail a link that verifies the user's current address; False when there is no address or no mail,
-    TooManyMails when the address or the account had its links for today."""
+    RateLimited when the address or the account had its links for today."""
     if not mailer.enabled or user.is_bot or not user.email:
         return False
     await _check_cap(db, mailer, user, VERIFY_EMAIL, user.email)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import secrets
 
-from miai.server.signing import matches, signature
+from miai.server.identity.signing import matches, signature
 
 COOKIE = "miai_device"
 PATH = "/api/v1/session"  # the only route that reads it

@@ -15,8 +15,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from miai.server.play.errors import CommandError
-from miai.server.storage import repo
+from miai.server.errors import RateLimited
+from miai.server.storage import mail_queue, repo
 from miai.server.storage.models import Game, OutboxMail, User
 
 CHALLENGE = "challenge"
@@ -28,20 +28,6 @@ CHALLENGES_PER_RECIPIENT = (2, timedelta(days=1))
 
 def system_now() -> datetime:
     return datetime.now(UTC)
-
-
-class TooManyChallenges(CommandError):
-    status = 429
-    code = "rate_limited"
-
-    def __init__(self, retry_after: int) -> None:
-        count, window = CHALLENGES_PER_SENDER
-        super().__init__(
-            f"you have challenged {count} players by e-mail in the last {_duration(window)}; "
-            f"try again in {retry_after} s",
-            retry_after=retry_after,
-        )
-        self.retry_after = retry_after
 
 
 def _duration(window: timedelta) -> str:
@@ -119,7 +105,7 @@ class Mailer:
         )
 
     async def challenge(self, db: AsyncSession, user: User, by: User, game: Game) -> None:
-        """Mail `user` that `by` challenges them, within the caps; TooManyChallenges (roll back: nothing is
+        """Mail `user` that `by` challenges them, within the caps; RateLimited (roll back: nothing is
         created) when `by` is over theirs. Call it after the game's row is written: on SQLite that write
         holds the database's write lock, on PostgreSQL both users' rows are locked, so the counts hold
         against concurrent challenges from other processes."""
@@ -128,11 +114,13 @@ class Mailer:
         await repo.lock_users(db, [user.id, by.id])
         now = self.now()
         limit, window = CHALLENGES_PER_SENDER
-        recent = await repo.mail_times(db, CHALLENGE, now - window, limit, sender_id=by.id)
+        recent = await mail_queue.mail_times(db, CHALLENGE, now - window, limit, sender_id=by.id)
         if len(recent) >= limit:
-            raise TooManyChallenges(max(1, math.ceil((min(recent) + window - now).total_seconds())))
+            reason = f"you have challenged {limit} players by e-mail in the last {_duration(window)}"
+            raise RateLimited(reason, max(1, math.ceil((min(recent) + window - now).total_seconds())))
         limit, window = CHALLENGES_PER_RECIPIENT
-        received = await repo.mail_times(db, CHALLENGE, now - window, limit, to_address=user.email or "")
+        address = user.email or ""
+        received = await mail_queue.mail_times(db, CHALLENGE, now - window, limit, to_address=address)
         if len(received) >= limit:
             return  # the challenge still shows on the recipient's dashboard
         self._queue(
@@ -148,10 +136,10 @@ class Mailer:
 
     def _account_mail(self, db: AsyncSession, user: User, key: str, subject: str, body: str) -> None:
         """Password reset and address verification: sent whatever the notification setting (the caller
-        decides whether the address may receive it: miai.server.account_links)."""
+        decides whether the address may receive it: identity/mailed_links.py)."""
         if not self.enabled or not user.email:
             return
-        self._add(db, user.email, key, subject, body, sender=user)  # counted per account (account_links)
+        self._add(db, user.email, key, subject, body, sender=user)  # counted per account (mailed_links.py)
 
     def password_reset(self, db: AsyncSession, user: User, key: str, link: str) -> None:
         self._account_mail(

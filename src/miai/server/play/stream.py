@@ -1,0 +1,285 @@
+"""The command stream: every command on a game runs through here, one at a time per game.
+
+A command runs under the game's lock (in this process) and inside one database transaction that moves the
+game from its current version to the next with an optimistic check (across processes). Its events are
+stored with it, and only once they are committed (with the rest of their group, see `group.py`) are the
+caches brought up to date, the events published, and the observers (the computer players) told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections import defaultdict
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.orm.attributes import set_committed_value
+
+from miai.server.errors import NotFound, Stale
+from miai.server.play.group import GroupWriter
+from miai.server.play.kinds import Table, table_of
+from miai.server.play.options import TableOptions
+from miai.server.play.privacy import EVERYONE
+from miai.server.realtime.hub import Hub, Message
+from miai.server.storage import repo
+from miai.server.storage.models import Game, GamePlayer
+
+Clock = Callable[[], datetime]
+StoredObserver = Callable[[int, int], None]  # (game id, new version), after every stored command
+
+
+class RecordMoved(RuntimeError):
+    """The stored moves no longer match the game row read before them: read the row again."""
+
+
+def system_now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass
+class Live:
+    """The rules state of a game at a version, cached in memory and rebuilt from the stored moves."""
+
+    version: int
+    state: Any  # the core state of the game's kind (a GoState for Go)
+    seats: dict[tuple[int, int], int]  # (team from 1, seat) -> user id
+    table: Table  # the game's kind and options
+    bots: dict[int, int | str] = field(default_factory=dict)  # computer players: user id -> level
+
+    def on_move(self) -> int | None:
+        """The user on move, None when nobody is (the game is over, or a seat is empty)."""
+        user_id: int | None = self.to_move().get("user_id")
+        return user_id
+
+    def to_move(self) -> dict[str, Any]:
+        """The seat on move as stored in `games.to_move` and sent to clients; {} when nobody is."""
+        turn = self.table.turn(self.state)
+        if turn is None:
+            return {}
+        team, seat = turn
+        return {"team": team, "seat": seat, "user_id": self.seats.get((team, seat))}
+
+    def between_people(self) -> bool:
+        """Whether game mails go out: not against the computer (a practice game, or every other seat a
+        computer's), where the player is at the board and the computer answers at once."""
+        people = {user_id for user_id in self.seats.values() if user_id not in self.bots}
+        return len(people) > 1 and not self.table.options.practice
+
+
+@dataclass
+class Tx:
+    """One command: what it read, and what it will write once it is done."""
+
+    db: AsyncSession
+    game: Game
+    version: int
+    events: list[tuple[str, dict[str, Any], str]] = field(default_factory=list)  # (type, data, audience)
+    notices: list[Message] = field(default_factory=list)  # lobby / dashboard pings, no version
+    changes: dict[str, Any] = field(default_factory=dict)
+    new_live: Live | None = None  # the rules state after this command; cached only once it is stored
+    moves: list[dict[str, Any]] = field(default_factory=list)  # game_moves rows to store
+
+    def event(self, t: str, d: dict[str, Any], audience: str = EVERYONE) -> None:
+        self.events.append((t, d, audience))
+
+    @property
+    def next_version(self) -> int:
+        """The game's version once the events so far are stored."""
+        return self.version + len(self.events)
+
+    def ping_players(self, seats: dict[tuple[int, int], int]) -> None:
+        """Tell every seated player's dashboard that this game changed."""
+        for user_id in set(seats.values()):
+            self.notices.append(Message(f"user:{user_id}", "dashboard", {"game_id": self.game.id}))
+
+    def ping_lobby(self) -> None:
+        self.notices.append(lobby_notice(self.game.id))
+
+
+def lobby_notice(game_id: int) -> Message:
+    """Tells lobby pages that this game's seats or status changed."""
+    return Message("lobby", "lobby", {"game_id": game_id})
+
+
+def seat_map(players: list[GamePlayer], options: TableOptions, creator: int) -> dict[tuple[int, int], int]:
+    """(team, seat) -> user id; in local mode the creator plays every colour at one screen."""
+    if options.mode == "local":
+        return {(team, 0): creator for team in range(1, options.teams + 1)}
+    return {(p.team, p.seat): p.user_id for p in players if p.team is not None and p.seat is not None}
+
+
+async def bots_of(db: AsyncSession, seats: dict[tuple[int, int], int]) -> dict[int, int | str]:
+    """The computer players among the seated users: user id -> level."""
+    users = await repo.users_by_ids(db, sorted(set(seats.values())))
+    # A level is a number, or the name of an external engine (MIAI_EXTERNAL_ENGINES); only flagged
+    # computer accounts have one (a person's settings never make them a computer).
+    bots = {uid: u for uid, u in users.items() if u.is_bot}
+    return {uid: u.settings["bot_level"] for uid, u in bots.items() if u.settings.get("bot_level")}
+
+
+class CommandStream:
+    """Runs each game's commands one at a time, stores them in groups, and keeps each game's rules state."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], hub: Hub, now: Clock = system_now) -> None:
+        self.sessions = sessions
+        self.hub = hub
+        self.now = now
+        self._locks: dict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._cache: dict[int, Live] = {}
+        self._group = GroupWriter(sessions)
+        self._finishing: set[asyncio.Task[None]] = set()
+        self._observers: list[StoredObserver] = []
+        hub.observe(self.forget_if_moved_on)
+
+    def on_stored(self, observer: StoredObserver) -> None:
+        """Call `observer(game_id, version)` after every stored command of this process."""
+        self._observers.append(observer)
+
+    @contextlib.asynccontextmanager
+    async def command(self, game_id: int, expected: int | None = None) -> AsyncIterator[Tx]:
+        """Lock the game, take the writer's turn, and once the command's writes are committed bring the
+        caches up to date and publish its events. `expected` is the version the client saw (stale: 409)."""
+        async with self._locks[game_id]:
+            async with self._group.turn() as db:
+                game = await self._group.game(db, game_id)
+                if game is not None and expected is not None and expected > game.version:
+                    game = await self._group.fresh_game(db, game_id)  # the client saw a newer version
+                if game is None:
+                    raise NotFound(f"there is no game {game_id}")
+                if expected is not None and expected != game.version:
+                    raise Stale(
+                        f"the game has moved on (version {game.version}, you sent {expected})",
+                        version=game.version,
+                    )
+                tx = Tx(db, game, game.version)
+                try:
+                    yield tx
+                except BaseException:
+                    # Refused, perhaps against a row another process has moved on, or undone (see
+                    # GroupWriter.turn): read the row again next time.
+                    self._group.forget(game_id)
+                    raise
+                writes = self._writes(tx)
+                stored = self._group.add(writes) if writes else None
+            if stored is not None and writes is not None:
+                try:
+                    await asyncio.shield(stored)
+                except asyncio.CancelledError:
+                    # The caller went away (its websocket closed) while the group was being stored; the
+                    # command may well be stored: finish its bookkeeping and publish its events anyway.
+                    self._finish_later(stored, tx, writes)
+                    raise
+                await self._stored(tx, writes)
+            for message in tx.notices:
+                await self.hub.publish(message)
+
+    def _finish_later(self, stored: asyncio.Future[None], tx: Tx, writes: repo.CommandWrites) -> None:
+        async def finish() -> None:
+            with contextlib.suppress(Exception):
+                await stored
+                await self._stored(tx, writes)
+
+        task = asyncio.ensure_future(finish())
+        self._finishing.add(task)
+        task.add_done_callback(self._finishing.discard)
+
+    def forget_if_moved_on(self, message: Message) -> None:
+        """Every game event, from any process (through Redis): a newer version than the row held here means
+        another process moved the game on, so read its row again."""
+        if message.v is None or not message.topic.startswith("game:"):
+            return
+        game_id = int(message.topic.removeprefix("game:"))
+        known = self._group.version_of(game_id)
+        if known is not None and known < message.v:
+            self._group.forget(game_id)
+
+    def _writes(self, tx: Tx) -> repo.CommandWrites | None:
+        if not (tx.events or tx.changes):
+            return None
+        game_id, now = tx.game.id, self.now()
+        events = [
+            {"game_id": game_id, "v": tx.version + i, "type": t, "data": d, "audience": a, "created_at": now}
+            for i, (t, d, a) in enumerate(tx.events, start=1)
+        ]
+        version = tx.version + max(1, len(tx.events))
+        return repo.CommandWrites(game_id, tx.version, {**tx.changes, "version": version}, events, tx.moves)
+
+    async def _stored(self, tx: Tx, writes: repo.CommandWrites) -> None:
+        """After the COMMIT: bring the cached game row and rules state up to date, then publish."""
+        game_id = writes.game_id
+        for key, value in writes.changes.items():
+            set_committed_value(tx.game, key, value)
+        new_version = writes.changes["version"]
+        if tx.new_live is not None:
+            tx.new_live.version = new_version
+            self._cache[game_id] = tx.new_live
+        else:
+            live = self._cache.get(game_id)
+            if live is not None and live.version == tx.version:
+                live.version = new_version
+        for observer in self._observers:
+            observer(game_id, new_version)
+        for row in writes.events:
+            await self.hub.publish(
+                Message(f"game:{game_id}", row["type"], row["data"], row["v"], row["audience"])
+            )
+
+    # ------------------------------------------------------------------------- the rules state
+
+    # `cached` never reads the database; `live` is for commands (at the command's version); `current` and
+    # `current_state` are for readers (at the version of the game row they read).
+
+    def cached(self, game_id: int) -> Live | None:
+        """The rules state held in this process, at whatever version it was last stored or read."""
+        return self._cache.get(game_id)
+
+    async def live(self, tx: Tx) -> Live:
+        """The rules state at the command's version."""
+        cached = self._cache.get(tx.game.id)
+        if cached is not None and cached.version == tx.version:
+            return cached
+        live = await self._rebuild(tx.db, tx.game)
+        self._cache[tx.game.id] = live
+        return live
+
+    async def current(self, db: AsyncSession, game: Game) -> Live:
+        """The rules state of a game as stored at `game.version` (from the cache when it is current)."""
+        for attempt in range(3):
+            cached = self._cache.get(game.id)
+            if cached is not None and cached.version == game.version:
+                return cached
+            try:
+                live = await self._rebuild(db, game)
+            except RecordMoved:
+                if attempt == 2:
+                    raise
+                await db.refresh(game)  # a command (an undo, say) changed the record after the row was read
+                continue
+            self._cache[game.id] = live
+            return live
+        raise AssertionError("unreachable")
+
+    async def current_state(self, db: AsyncSession, game: Game) -> Any:
+        """The core state of `current`."""
+        return (await self.current(db, game)).state
+
+    async def _rebuild(self, db: AsyncSession, game: Game) -> Live:
+        table = table_of(game.kind, game.options)
+        state = table.new_state()
+        players = await repo.players_of(db, game.id)
+        seats = seat_map(players, table.options, game.created_by)
+        for record in await repo.moves_of(db, game.id):
+            if record.ply > game.plies:
+                break  # stored after this game row was read (a read racing a move): not part of its version
+            state = table.replay(state, record.move)
+        if state.plies != game.plies:
+            raise RecordMoved(f"game {game.id}: the record replays to {state.plies} plies, not {game.plies}")
+        return Live(game.version, state, seats, table, await bots_of(db, seats))
+
+    async def close(self) -> None:
+        """Wait for the last group of commands to be stored (server shutdown)."""
+        await self._group.close()
