@@ -241,3 +241,23 @@ def test_a_slower_move_never_leaves_more_time(control: TimeControl, a: float, b:
     faster, slower = sorted((a, b))
     left_after = [bank(clock.after_move(control, elapsed), control) for elapsed in (faster, slower)]
     assert left_after[1] <= left_after[0]
+
+
+# ----------------------------------------------------------------- time spent without a move
+
+
+def test_spending_time_without_a_move_earns_no_increment() -> None:
+    """A player who resigns or times out leaves the team the time that is left, without the increment."""
+    assert FISCHER.start().spend(FISCHER, 30) == TeamClock(main=70)
+    assert FISCHER.start().spend(FISCHER, 101) == TeamClock(main=0)  # out of time: nothing left
+    assert BYOYOMI.start().spend(BYOYOMI, 60 + 30 + 29) == TeamClock(main=0, periods=2)
+    assert BYOYOMI.start().spend(BYOYOMI, 60 + 3 * 30) == TeamClock(main=0, periods=0)
+    assert NONE.start().spend(NONE, 59) == NONE.start()
+
+
+@given(st.floats(min_value=0, max_value=1e6))
+def test_a_move_is_the_time_spent_plus_what_a_move_earns(elapsed: float) -> None:
+    for control in (NONE, FISCHER, BYOYOMI):
+        moved, spent = control.start().after_move(control, elapsed), control.start().spend(control, elapsed)
+        assert moved.periods == spent.periods
+        assert moved.main == pytest.approx(spent.main + (control.increment if control is FISCHER else 0))

@@ -137,3 +137,26 @@ def test_presets_are_listed(timed_client: TestClient) -> None:
     presets = {p["key"]: p for p in timed_client.get("/api/v1/presets").json()["presets"]}
     assert presets["dgo"]["sizes"] == [7, 9, 13, 19]
     assert presets["dipgo"]["max_colours"] == 16
+
+
+def test_a_teammate_does_not_get_a_clock_that_ran_out_back(
+    timed_client: TestClient, clock: FakeClock
+) -> None:
+    """Found by review: a player who timed out left the team's clock untouched, so the next player of the
+    team started with the whole main time again. The team's clock is the team's: what was used is gone."""
+    ann, ben, cat, dan = (register(timed_client, name) for name in ("ann", "ben", "cat", "dan"))
+    fischer = {"clock": "fischer", "main_time": 60, "increment": 5, "seconds_per_move": 600}
+    gid = ann.ok("/api/v1/games", {"size": 9, "players_per_team": 2, "team": 1, **fischer})["id"]
+    for user, team in ((ben, 2), (cat, 1), (dan, 2)):
+        user.ok(f"/api/v1/games/{gid}/join", {"team": team})
+    for user in (ann, ben, cat, dan):
+        user.ok(f"/api/v1/games/{gid}/confirm")
+    clock.advance(61)  # ann (team 1, seat 0) lets the team's 60 s run out
+    run_scheduler(timed_client)
+    snap = snapshot(ann, gid)
+    assert snap["status"] == "active"  # cat plays on for team 1 ...
+    assert snap["clocks"]["1"] == {"main": 0, "periods": 0}  # type: ignore[index]  # ... with no time left
+    clock.advance(1)
+    run_scheduler(timed_client)  # so cat's turn is over at once, and with it team 1
+    final = snapshot(ann, gid)
+    assert final["status"] == "finished" and final["result"]["winners"] == [2]  # type: ignore[index]

@@ -7,7 +7,10 @@ the game is cancelled with the reason `no_players`; computers are added only by 
 from __future__ import annotations
 
 from fastapi.testclient import TestClient
+from sqlalchemy import select, update
 
+from miai.server.realtime.hub import Message
+from miai.server.storage.models import Game
 from tests.server.conftest import FakeClock, Player, register, run_scheduler
 from tests.server.test_computer_games import client, settle  # noqa: F401  (the fixture)
 
@@ -122,3 +125,32 @@ def test_a_refused_computer_seat_stores_nothing(client: TestClient) -> None:  # 
     assert alice.post(f"/api/v1/games/{gid}/computer", {"team": 1, "level": 1}).status_code == 409
     assert alice.get(f"/api/v1/games/{gid}/events").json() == before
     assert len(snapshot(alice, gid)["players"]) == 1  # type: ignore[arg-type]
+
+
+def test_records_name_computers_by_engine_and_level(client: TestClient) -> None:  # noqa: F811
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 9, "colour": "black", "level": 2})["id"]
+    sgf = alice.get(f"/api/v1/games/{gid}/sgf").content
+    assert b"PB[alice]" in sgf and b"PW[Miai, level 2]" in sgf
+
+
+def test_the_seat_cap_holds_even_in_a_waiting_game_with_every_seat_taken(client: TestClient) -> None:  # noqa: F811
+    """The reported overfill: a game back in `waiting` with all its seats taken (old data can hold one)."""
+    users = [register(client, f"user{i}") for i in range(4)]
+    gid = users[0].ok("/api/v1/games", {"size": 9, "teams": 3})["id"]
+    users[1].ok(f"/api/v1/games/{gid}/join", {})
+    users[2].ok(f"/api/v1/games/{gid}/join", {})
+
+    async def back_to_waiting() -> None:  # as another server process of an older version could have left it
+        state = client.app.state  # type: ignore[attr-defined]
+        async with state.sessions() as db:
+            moved = update(Game).where(Game.id == gid).values(status="waiting", version=Game.version + 1)
+            await db.execute(moved)
+            version = (await db.execute(select(Game.version).where(Game.id == gid))).scalar_one()
+            await db.commit()
+        state.games.stream.forget_if_moved_on(Message(f"game:{gid}", "moved", {}, version))
+
+    client.portal.call(back_to_waiting)  # type: ignore[attr-defined]
+    refused = users[3].post(f"/api/v1/games/{gid}/join", {})
+    assert refused.status_code == 409 and refused.json()["message"] == "the game is full"
+    assert len(snapshot(users[0], gid)["players"]) == 3  # type: ignore[arg-type]

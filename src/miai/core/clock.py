@@ -54,11 +54,19 @@ class TeamClock:
 
     def after_move(self, control: TimeControl, elapsed: float) -> TeamClock:
         """The clock after a move that took `elapsed` seconds (assumes it was in time)."""
+        spent = self.spend(control, elapsed)
+        if control.mode is ClockMode.FISCHER:
+            return replace(spent, main=spent.main + control.increment)
+        return spent
+
+    def spend(self, control: TimeControl, elapsed: float) -> TeamClock:
+        """The clock after `elapsed` seconds of thinking, without what a move earns (Fischer's increment):
+        what a team keeps when its player on move resigns or times out and a teammate plays on."""
         if math.isnan(elapsed):
             raise ValueError("the elapsed time is not a number")
         elapsed = max(0.0, elapsed)  # a wall clock that stepped back must not give time back
         if control.mode is ClockMode.FISCHER:
-            return replace(self, main=max(0.0, self.main - elapsed) + control.increment)
+            return replace(self, main=max(0.0, self.main - elapsed))
         if control.mode is ClockMode.BYOYOMI:
             if elapsed <= self.main:
                 return replace(self, main=self.main - elapsed)

@@ -299,7 +299,7 @@ async def download_sgf(
     users = await repo.users_by_ids(db, [p.user_id for p in players])
     info = {"GN": f"Miai game {game_id}", "PC": request.app.state.settings.base_url}
     names = {
-        p.team: users[p.user_id].username
+        p.team: queries.shown_name(users[p.user_id])  # a computer as "Miai, level 3", not its account
         for p in players
         if p.team is not None and p.seat == 0 and p.user_id in users
     }

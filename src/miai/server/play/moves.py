@@ -140,6 +140,9 @@ class Moves:
                 for p in players:
                     if (p.team, p.seat) == (team, seat):
                         p.state = "timed_out" if step.left == "timeout" else "resigned"
+                if str(team) in clocks:  # the time used is gone, for a teammate who plays on too
+                    elapsed = (now - started).total_seconds()
+                    clocks[str(team)] = clock_json(clock_from(clocks[str(team)]).spend(control, elapsed))
             elif step.clocked and str(team) in clocks:
                 elapsed = (now - started).total_seconds()
                 clocks[str(team)] = clock_json(clock_from(clocks[str(team)]).after_move(control, elapsed))

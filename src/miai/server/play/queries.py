@@ -78,7 +78,7 @@ async def snapshot(
                 "confirmed": p.confirmed,
                 "state": p.state,
                 "computer": _computer_level(users.get(p.user_id)),
-                "name": _shown_name(users.get(p.user_id)),
+                "name": shown_name(users.get(p.user_id)),
             }
             for p in players
         ],
@@ -123,7 +123,7 @@ async def _cancel_reason(db: AsyncSession, game: Game) -> str | None:
     return "declined" if why.type == "declined" else str(why.data.get("reason"))
 
 
-def _shown_name(user: User | None) -> str:
+def shown_name(user: User | None) -> str:
     """A person's username; a computer by engine and level ("Miai, level 3"), not by its account name."""
     level = _computer_level(user)
     if level is not None:
