@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import FakeClock, Player, register, run_scheduler
@@ -160,3 +161,35 @@ def test_a_teammate_does_not_get_a_clock_that_ran_out_back(
     run_scheduler(timed_client)  # so cat's turn is over at once, and with it team 1
     final = snapshot(ann, gid)
     assert final["status"] == "finished" and final["result"]["winners"] == [2]  # type: ignore[index]
+
+
+def test_a_move_after_the_deadline_is_a_timeout_even_before_the_scheduler_runs(
+    timed_client: TestClient, clock: FakeClock
+) -> None:
+    """Found by attack: a move that arrived after its deadline, before the deadline loop's next round, was
+    accepted (and in Fischer even earned the increment)."""
+    gid, alice, _bob = start(timed_client, seconds_per_move=30)
+    clock.advance(31)
+    late = alice.post(f"/api/v1/games/{gid}/moves", {"move": "E5"})
+    assert late.status_code == 409 and "time ran out" in late.json()["message"]
+    final = snapshot(alice, gid)
+    assert final["status"] == "finished" and final["result"]["reason"] == "timeout"  # type: ignore[index]
+    assert [m["move"] for m in final["moves"]] == ["timeout"]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    "clock_options",
+    [
+        {"clock": "byoyomi", "main_time": 0, "periods": 1, "period_time": 5e-324},
+        {"clock": "byoyomi", "main_time": 0.2, "periods": 3, "period_time": 30},
+        {"clock": "fischer", "main_time": 0.0004, "increment": 100},
+    ],
+)
+def test_clocks_of_less_than_a_second_are_refused(
+    timed_client: TestClient, clock_options: dict[str, object]
+) -> None:
+    """Found by attack: a period of 5e-324 s made a late move answer 500, and sub-second clocks were written
+    to records that no reader (ours included) could read back."""
+    alice = register(timed_client, "alice")
+    answer = alice.post("/api/v1/games", {"size": 9, "seconds_per_move": 60, **clock_options})
+    assert answer.status_code == 422 and answer.json()["error"] == "bad_options"

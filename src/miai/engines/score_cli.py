@@ -120,7 +120,7 @@ def _load(path: Path, rules_key: str | None) -> tuple[GoRecord, str]:
             rules_key = record.rules_key
         elif rules_key != record.rules_key or "KM" not in record.info:
             record = load_go(collection, rules=_preset_rules(rules_key, record))
-    except (SgfError, InvalidRules) as err:
+    except (SgfError, InvalidRules, ValueError) as err:  # ValueError: a number over Python's digit limit
         raise ScoreError(f"{path}: {err}") from None
     except RecursionError:
         raise ScoreError(f"{path}: the game tree is nested too deeply to read") from None

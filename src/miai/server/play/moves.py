@@ -70,26 +70,25 @@ class Moves:
     async def move(self, user: User, game_id: int, text: str, expected: int | None = None) -> dict[str, Any]:
         """Play a move for `user`; returns the acknowledgement once the move is stored."""
         ahead = await self._play_ahead(game_id, text)
+        late = False
         async with self.stream.command(game_id, expected) as tx:
             if tx.game.status != "active":
                 raise Conflict("the game is not in progress")
             live = await self.stream.live(tx)
             _check_on_move(live, user.id)
-            if ahead is not None and ahead[0] is live:
-                state = ahead[1]  # played on this very state before the command: no need to play it again
+            deadline = repo.utc(tx.game.deadline_at)
+            if deadline is not None and deadline <= self.stream.now():
+                # Past the deadline (the scheduler had not got to it yet): the timeout stands, not the move.
+                await self.record(tx, live, live.state.play(TIMEOUT))
+                late = True
             else:
-                try:
-                    move = live.table.parse(live.state, text)
-                except ValueError as err:
-                    raise BadInput(str(err)) from None
-                try:
-                    state = live.state.play(move)
-                except IllegalMove as err:
-                    raise IllegalMoveError(str(err), reason=err.reason.value) from None
-            if tx.game.redo:  # practice games: the next undone move keeps the rest; another forgets them
-                played = live.table.format(live.state, live.table.parse(live.state, text))
-                tx.changes["redo"] = tx.game.redo[1:] if tx.game.redo[0] == played else []
-            await self.record(tx, live, state)
+                state = _played(live, text, ahead)
+                if tx.game.redo:  # practice games: the next undone move keeps the rest; another forgets them
+                    played = live.table.format(live.state, live.table.parse(live.state, text))
+                    tx.changes["redo"] = tx.game.redo[1:] if tx.game.redo[0] == played else []
+                await self.record(tx, live, state)
+        if late:
+            raise Conflict("your time ran out before this move arrived: the timeout is recorded")
         return {"ok": True, "version": tx.next_version, "ply": state.plies}
 
     async def _play_ahead(self, game_id: int, text: str) -> tuple[Live, Any] | None:
@@ -228,6 +227,20 @@ class Moves:
             if offers >= {c + 1 for c in state.active_colours}:
                 await self.record(tx, live, state.agreed_draw())
             return {"ok": True, "teams": sorted(offers)}
+
+
+def _played(live: Live, text: str, ahead: tuple[Live, Any] | None) -> Any:
+    """The state after the move `text`, reusing the one played ahead on this very state."""
+    if ahead is not None and ahead[0] is live:
+        return ahead[1]
+    try:
+        move = live.table.parse(live.state, text)
+    except ValueError as err:
+        raise BadInput(str(err)) from None
+    try:
+        return live.state.play(move)
+    except IllegalMove as err:
+        raise IllegalMoveError(str(err), reason=err.reason.value) from None
 
 
 def _check_on_move(live: Live, user_id: int) -> None:

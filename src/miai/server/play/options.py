@@ -80,6 +80,11 @@ class TableOptions:
             self.time_control().check()
         except ValueError as err:
             raise OptionsError(str(err)) from None
+        clocked = self.clock != "none"
+        if clocked and (0 < self.main_time < 1 or (self.clock == "byoyomi" and self.period_time < 1)):
+            # Whole seconds are what players and records (TM, OT) deal in; a period of 5e-324 s broke
+            # the clock arithmetic.
+            raise OptionsError("main time is 0 or at least 1 s, and a byo-yomi period at least 1 s")
 
     def new_state(self) -> Any:
         raise NotImplementedError

@@ -806,8 +806,13 @@ class GamePage {
       if (this.snap.players.filter((p) => p.team === t).length < o.players_per_team) open.push(t);
     }
     if (!open.length) return null;
-    const team = h('select#computer-team', open.map((t) => h('option', { value: String(t) }, teamName(this.palette, t))));
-    const level = h('select#computer-level', Array.from({ length: 10 }, (_, i) => h('option', { value: String(i + 1) }, String(i + 1))));
+    // A live update redraws the form: keep what the creator chose (a seat that was taken is not offered).
+    const chosen = this.computerChoice || {};
+    const team = h('select#computer-team', open.map((t) => h('option', { value: String(t), selected: t === chosen.team }, teamName(this.palette, t))));
+    const level = h('select#computer-level', Array.from({ length: 10 }, (_, i) => h('option', { value: String(i + 1), selected: i + 1 === chosen.level }, String(i + 1))));
+    const remember = () => { this.computerChoice = { team: Number(team.value), level: Number(level.value) }; };
+    team.addEventListener('change', remember);
+    level.addEventListener('change', remember);
     const form = h('form.add-computer', { 'aria-labelledby': 'add-computer-title' },
       h('p.small#add-computer-title', 'Add a computer player'),
       h('div.row',
