@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""Miai's two everyday commands, usable on a fresh clone with nothing but Python 3.11.
+"""Miai's everyday commands, usable on a fresh clone with nothing but Python 3.11.
 
     python3 dev.py run   [ARGS...]   start the server, or run `miai ARGS...` (creates .venv on first use)
     python3 dev.py test  [PYTEST ARGS...]   ruff, mypy and the whole pytest suite, with branch coverage
+    python3 dev.py screenshots [DIR]   every page at desktop and phone size into docs/screenshots (or DIR);
+                                       needs Chromium (tests/web/make_screenshots.py)
 
-Both create (or reuse) the virtual environment `.venv` next to this file and install the
+Each creates (or reuses) the virtual environment `.venv` next to this file and installs the
 project into it in editable mode, reinstalling only when pyproject.toml has changed.
 
 With CI=true (where no test may skip), `test` fails when the branch coverage of miai.core, miai.formats and
@@ -58,13 +60,15 @@ def run(python: Path, args: list[str]) -> int:
 
 
 def main(argv: list[str]) -> int:
-    if not argv or argv[0] in {"-h", "--help"} or argv[0] not in {"run", "test"}:
+    if not argv or argv[0] in {"-h", "--help"} or argv[0] not in {"run", "test", "screenshots"}:
         print(__doc__)
         return 0 if argv and argv[0] in {"-h", "--help"} else 2
     command, rest = argv[0], argv[1:]
     python = ensure_venv()
     if command == "run":
         return run(python, ["-m", "miai", *(rest or ["serve"])])
+    if command == "screenshots":
+        return run(python, ["tests/web/make_screenshots.py", *(str(Path(d).resolve()) for d in rest)])
     for step in (
         ["-m", "ruff", "check", "src", "tests", "bench", "dev.py"],
         ["-m", "mypy"],

@@ -357,3 +357,15 @@ def test_an_address_is_stored_with_its_domain_in_lower_case(client: TestClient) 
     assert client.get("/api/v1/me", headers=with_session(value)).json()["user"]["email"] == (
         "Dora.Explorer+miai@example.org"
     )
+
+
+def test_stone_marks_setting_defaults_off_saves_and_refuses_non_flags(client: TestClient) -> None:
+    value, csrf = sign_up(client, "marka", "marka@example.org")
+    headers = with_session(value, csrf)
+    assert client.get("/api/v1/me", headers=headers).json()["user"]["settings"]["stone_marks"] is False
+    saved = client.patch("/api/v1/me/settings", json={"stone_marks": True}, headers=headers)
+    assert saved.status_code == 200 and saved.json()["user"]["settings"]["stone_marks"] is True
+    for hostile in ({"a": 1}, [True], "maybe", 2, "x" * 1000):
+        refused = client.patch("/api/v1/me/settings", json={"stone_marks": hostile}, headers=headers)
+        assert refused.status_code == 422, refused.text
+    assert client.get("/api/v1/me", headers=headers).json()["user"]["settings"]["stone_marks"] is True

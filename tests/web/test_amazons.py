@@ -6,11 +6,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser, Page, expect
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from miai.core import amazons
 from tests.web import games_ui
-from tests.web.ui import board_shot, counter, expect_point, open_browser, point
+from tests.web.ui import (
+    VIEWPORTS,
+    assert_in_viewport,
+    board_shot,
+    counter,
+    expect_point,
+    open_browser,
+    point,
+    tag,
+)
 
 # Found by a search for a short game: after these ten moves White, to move, has no queen that can move.
 SCRIPT = [
@@ -32,9 +42,12 @@ def targets(page: Page) -> set[str]:
     return {str(text).split(":")[0] for text in found}
 
 
-def test_amazons_two_players_in_three_clicks(browser: Browser, server: str, artifacts: Path) -> None:
-    alice = open_browser(browser, server, "aliceamz")
-    bob = open_browser(browser, server, "bobamz")
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_amazons_two_players_in_three_clicks(
+    browser: Browser, server: str, artifacts: Path, viewport: ViewportSize
+) -> None:
+    alice = open_browser(browser, server, f"aliceamz{tag(viewport)}", viewport)
+    bob = open_browser(browser, server, f"bobamz{tag(viewport)}", viewport)
     games_ui.sign_up(alice)
     games_ui.sign_up(bob, one_click=True)
     gid = games_ui.create_game(alice.page, "amazons", 1)
@@ -45,6 +58,8 @@ def test_amazons_two_players_in_three_clicks(browser: Browser, server: str, arti
     expect(page.locator("#pass")).to_be_hidden()
     expect_point(page, "d1", "White queen, can move")
     assert targets(page) == {"a4", "d1", "g1", "j4"}
+    page.evaluate("window.scrollTo(0, 0)")
+    assert_in_viewport(page, page.locator(".board"), page.locator("#submit-move"), page.locator("#resign"))
 
     # Select d1, click it again to cancel; select it again, pick d5, then Escape cancels the whole move.
     point(page, "d1").click()
@@ -85,7 +100,7 @@ def test_amazons_two_players_in_three_clicks(browser: Browser, server: str, arti
         expect(user.page.locator("#move-list li")).to_have_count(len(SCRIPT))
         expect(user.page.locator(".board .arrow")).to_have_count(len(SCRIPT))
     expect(page.locator("#move-list li").first).to_have_text(f"White {SCRIPT[0]}")
-    board_shot(page, artifacts / "amazons-finished.png")
+    board_shot(page, artifacts / f"amazons-finished{tag(viewport)}.png")
     final = games_ui.snapshot(alice, gid)
     assert final["result"]["winners"] == [2] and final["result"]["reason"] == "noMoves"
     for user in (alice, bob):

@@ -115,12 +115,13 @@ def test_byoyomi_periods_run_out_one_after_another(
         expect(seat.page.locator("#confirm")).to_be_visible()
     confirm_all(gid, [black, white])
 
-    # Black's clock runs on both pages, next to the kind's team name: main time first, then the periods.
+    # Black's clock runs on both pages, next to its player's name: main time first, then the periods.
     for seat in (black, white):
         clock = team_clock(seat.page, 1)
         expect(clock).to_have_class(re.compile(r"\brunning\b"))
-        expect(clock.locator(".name")).to_have_text("Black")
-        expect(team_clock(seat.page, 2)).to_have_text(re.compile(r"White\s*00:03 \+ 3×5 s$"))
+        expect(clock.locator(".name")).to_have_text(f"blackby{viewport}")
+        expect(clock).to_have_attribute("title", "Black")
+        expect(team_clock(seat.page, 2)).to_have_text(re.compile(rf"whiteby{viewport}\s*00:03 \+ 3×5 s$"))
     page = white.page
     expect(team_clock(page, 1).locator(".time")).to_have_text(re.compile(r"^00:0\d \(3 periods\)$"))
     # Main time is over: the first period runs out and the second one counts down in its turn.

@@ -17,6 +17,7 @@ from tests.web.ui import (
     open_browser,
     point,
     register_by_api,
+    stone_paints,
 )
 
 
@@ -88,8 +89,11 @@ def test_dashboard_challenges_settings_and_invites(browser: Browser, server: str
     expect(bob.page.locator(".board .coord")).to_have_count(0)
     expect_point(bob.page, "E5", "team 1 stone (black, square), last move")
     point(bob.page, "C3").click()  # one click plays at once
-    expect(counter(bob.page)).to_contain_text("Move 2 of 2 · Team 2 (white): C3")
-    expect(bob.page.locator('.board .stone[data-team="2"] circle')).to_have_attribute("fill", "#ffffff")
+    expect(counter(bob.page)).to_contain_text("Move 2 of 2 · White: C3")
+    expect(bob.page.locator('.board .stone[data-team="2"]')).to_have_count(1)
+    (white,) = stone_paints(bob.page, '.board .stone[data-team="2"]')
+    assert white["gradient"] == "radialGradient" and "#ffffff" in white["stops"]  # Okabe-Ito's white, lit
+    assert white["marks"] == 1  # a colour-blind safe palette: the shapes are on even with two colours
     board_shot(bob.page, artifacts / "okabe-ito-no-coordinates.png")
 
     # A private game: not in the lobby, readable and joinable only through its invite link.

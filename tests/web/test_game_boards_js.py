@@ -265,3 +265,43 @@ def test_amazons_moves_generated_in_the_page_are_the_cores(page: Page) -> None:
         )
         expected = [amazons.format_move(m) for m in state.legal_moves()]
         assert sorted(generated) == sorted(expected) and len(set(generated)) == len(generated)
+
+
+def centre_of(page: Page, selector: str) -> tuple[float, float]:
+    box = page.locator(selector).bounding_box()
+    assert box is not None, selector
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def assert_on(page: Page, mark: str, name: str) -> None:
+    """The mark's centre is the centre of cell `name` on the screen."""
+    (x, y), (cx, cy) = centre_of(page, mark), centre_of(page, f'[role="gridcell"][aria-label^="{name}:"]')
+    assert abs(x - cx) < 0.5 and abs(y - cy) < 0.5, f"{mark} at {x:.1f},{y:.1f}; {name} at {cx:.1f},{cy:.1f}"
+
+
+def test_last_move_marked_and_stones_lit_on_every_kind(page: Page) -> None:
+    """Hex and Tanbo ring the last stone (lit, without shapes on a plain palette); Amazons tints the last
+    move's from, to and arrow squares."""
+    state = hex.new_game(5).play(hex.parse_move("b3", 5))
+    position = position_of(state, "hex", [hex.format_move(m, 5) for m in state.legal_moves()])
+    position["last"] = {"team": 1, "move": "b3", "points": [11]}
+    plain = {**view(position, ["Black", "White"]), "palette": "classic/plain"}  # no shapes on the stones
+    page.evaluate(SETUP, {"kind": "hex", "view": plain})
+    assert_on(page, ".last-move", "b3")
+    assert page.locator(".last-move").get_attribute("data-ink") == "#ffffff"  # white on the black stone
+    fill = page.locator(".stone circle").evaluate("(c) => getComputedStyle(c).fill")
+    assert fill.startswith('url("#') and page.locator(".stone path, .stone text").count() == 0
+
+    state = tanbo.new_game().play(tanbo.parse_move("B19"))
+    position = position_of(state, "tanbo", [])
+    position["last"] = {"team": 1, "move": "B19", "points": [tanbo.parse_point("B19", 19)]}
+    page.evaluate(SETUP, {"kind": "tanbo", "view": view(position, ["Black", "White"], can_play=False)})
+    assert_on(page, ".last-move", "B19")
+    assert page.locator(".stone path").count() == page.locator(".stone").count()  # default palette: shapes
+
+    state = amazons.new_game().play(amazons.parse_move("d1-d5/g8"))
+    position = position_of(state, "amazons", [])
+    position["last"] = {"team": 1, "move": "d1-d5/g8", "points": [3, 43, 76]}
+    page.evaluate(SETUP, {"kind": "amazons", "view": view(position, ["White", "Black"], can_play=False)})
+    for mark, name in ((".last-from", "d1"), (".last-to", "d5"), (".last-arrow", "g8")):
+        assert_on(page, mark, name)

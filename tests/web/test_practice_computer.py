@@ -20,17 +20,17 @@ CANDIDATES = ["C3", "G7", "C7", "G3", "E3", "C5", "G5", "E7", "B2", "H8", "B8", 
 
 
 def my_move(page: Page, moves_after: int, timeout: float = REPLY_MS) -> str:
-    """Play the first empty candidate point and wait for the computer's reply; returns the point played."""
+    """Play the first empty candidate point with one click (no Submit step in practice games, as in Dgo) and
+    wait for the computer's reply; returns the point played."""
     for vertex in CANDIDATES:
         if point(page, vertex).get_attribute("aria-label") == f"{vertex}: empty":
             break
     else:
         raise AssertionError("every candidate point is taken")
+    expect(page.locator("#submit-move")).to_be_hidden()
     point(page, vertex).click()
-    expect(page.locator("#submit-move")).to_be_enabled()
-    page.click("#submit-move")
     expect(counter(page)).to_contain_text(
-        re.compile(rf"^Move {moves_after} of {moves_after} · Team 2 \(white\): "), timeout=timeout
+        re.compile(rf"^Move {moves_after} of {moves_after} · White: "), timeout=timeout
     )
     expect(page.locator("#turn")).to_contain_text("Your turn")
     return vertex
@@ -53,7 +53,7 @@ def test_practice_against_the_computer_with_undo_and_area(
     expect(page.locator("#practice-handicap-help")).to_contain_text("No handicap on 7×7")
     page.select_option("#practice-size", "9")
     expect(handicap).to_be_enabled()
-    expect(handicap.locator("option")).to_have_text(["none", *(f"{n} stones" for n in range(2, 10))])
+    expect(handicap.locator("option")).to_have_text(["none", *(f"{n} stones" for n in range(2, 5))])
     page.select_option("#practice-level", "1")
     page.click("#practice-submit")
     expect(page.locator("#turn")).to_contain_text("Your turn")
@@ -66,24 +66,24 @@ def test_practice_against_the_computer_with_undo_and_area(
 
     # Looking back through the history is separate from taking moves back.
     page.click('button[aria-label="Previous move"]')
-    expect(counter(page)).to_have_text(f"Move 3 of 4 · Team 1 (black): {second}")
+    expect(counter(page)).to_have_text(f"Move 3 of 4 · Black: {second}")
     page.click('button[aria-label="Last move"]')
-    expect(counter(page)).to_contain_text("Move 4 of 4 · Team 2 (white): ")
+    expect(counter(page)).to_contain_text("Move 4 of 4 · White: ")
 
     page.click("#undo")  # the player's move and the computer's reply go
-    expect(counter(page)).to_contain_text("Move 2 of 2 · Team 2 (white): ")
+    expect(counter(page)).to_contain_text("Move 2 of 2 · White: ")
     expect(stones(page)).to_have_count(2)
     expect_point(page, second, "empty")
     expect(page.locator("#turn")).to_contain_text("Your turn")
     page.click("#redo")  # both come back
-    expect(counter(page)).to_contain_text("Move 4 of 4 · Team 2 (white): ")
+    expect(counter(page)).to_contain_text("Move 4 of 4 · White: ")
     expect_point(page, second, "team 1 stone (black, square)")
     page.click("#practice-start")
     expect(counter(page)).to_have_text("Move 0 of 0")
     expect(stones(page)).to_have_count(0)
     expect(page.locator("#undo")).to_be_disabled()
     page.click("#practice-end")
-    expect(counter(page)).to_contain_text("Move 4 of 4 · Team 2 (white): ")
+    expect(counter(page)).to_contain_text("Move 4 of 4 · White: ")
     expect_point(page, first, "team 1 stone (black, square)")
     expect(page.locator("#redo")).to_be_disabled()
 
@@ -101,7 +101,7 @@ def test_practice_against_the_computer_with_undo_and_area(
     expect(score).to_contain_text(
         re.compile(
             r"Estimated score \(area counting\): "
-            r"Team 1 \(black\) [\d.]+, Team 2 \(white\) [\d.]+ \(komi 6\.5\)\."
+            r"Black [\d.]+, White [\d.]+ \(komi 6\.5\)\."
         )
     )
     # (Four stones into a game, few points are sure yet; the handicap game below checks the shading.)
@@ -128,11 +128,11 @@ def test_practice_against_the_computer_with_undo_and_area(
     page.select_option("#practice-level", "1")
     page.select_option("#practice-handicap", "3")
     page.click("#practice-submit")
-    expect(counter(page)).to_contain_text("Move 1 of 1 · Team 2 (white): ", timeout=REPLY_MS)
+    expect(counter(page)).to_contain_text("Move 1 of 1 · White: ", timeout=REPLY_MS)
     for vertex in ("C3", "G7", "G3"):
         expect_point(page, vertex, "team 1 stone (black, square)")
     expect(stones(page)).to_have_count(4)
-    expect(page.locator(".team-head", has=page.locator("text=Team 1")).first).to_be_visible()
+    expect(page.locator(".team-head", has=page.locator("text=Black")).first).to_be_visible()
     rules = page.locator("dl.rules")
     expect(rules).to_contain_text("Handicap3")
     expect(rules).to_contain_text("Komi1: 0, 2: 0.5")
@@ -145,6 +145,6 @@ def test_practice_against_the_computer_with_undo_and_area(
     said = page.locator('.board [role="gridcell"][aria-label$=", estimated territory of team 1"]')
     assert said.count() > 15, said.count()  # screen readers hear the estimate too
     assert black_area.count() >= said.count() + 3  # Black's own stones are shaded, not called territory
-    expect(score).to_contain_text(re.compile(r"Team 1 \(black\) leads by [\d.]+\."))
+    expect(score).to_contain_text(re.compile(r"Black leads by [\d.]+\."))
     user.check_no_errors()
     user.context.close()

@@ -18,16 +18,16 @@ def test_local_practice_game_with_undo_and_redo(browser: Browser, server: str, a
     page.click("#practice-submit")
     expect(page.locator("#turn")).to_contain_text("Your turn")
     play(page, "E5", 1)
-    expect(page.locator("#turn")).to_contain_text("Your turn (Team 2 (white))")  # the same person plays white
+    expect(page.locator("#turn")).to_contain_text("Your turn (White)")  # the same person plays white
     play(page, "D4", 2)
     expect(page.locator('.team[data-team="2"] .members')).to_contain_text("solo")
 
     page.click("#undo")  # takes back D4 only
-    expect(counter(page)).to_contain_text("Move 1 of 1 · Team 1 (black): E5")
+    expect(counter(page)).to_contain_text("Move 1 of 1 · Black: E5")
     expect(page.locator(".board .stone")).to_have_count(1)
     expect_point(page, "D4", "empty")
     page.click("#redo")
-    expect(counter(page)).to_contain_text("Move 2 of 2 · Team 2 (white): D4")
+    expect(counter(page)).to_contain_text("Move 2 of 2 · White: D4")
     page.click("#practice-start")
     expect(counter(page)).to_contain_text("Move 0 of 0")
     expect(page.locator(".board .stone")).to_have_count(0)
@@ -39,7 +39,7 @@ def test_local_practice_game_with_undo_and_redo(browser: Browser, server: str, a
     play(page, "G7", 3)
 
     page.reload()  # the history, rebuilt from events with undos in them, still steps correctly
-    expect(counter(page)).to_contain_text("Move 3 of 3 · Team 1 (black): G7")
+    expect(counter(page)).to_contain_text("Move 3 of 3 · Black: G7")
     page.click('button[aria-label="First move"]')
     expect(page.locator(".board .stone")).to_have_count(0)
     page.click('button[aria-label="Next move"]')

@@ -36,7 +36,7 @@ def test_reload_restores_the_game_and_a_lost_connection_resyncs(
         expect(page.locator(".chat-log")).to_contain_text("hello before the reload")
 
         page.reload()
-        expect(counter(page)).to_contain_text("Move 2 of 2 · Team 2 (white): K10")
+        expect(counter(page)).to_contain_text("Move 2 of 2 · White: K10")
         expect(page.locator(".board .stone")).to_have_count(2)
         expect_point(page, "D4", "team 1 stone (black, square)")
         expect_point(page, "K10", "team 2 stone (white, circle), last move")
@@ -57,7 +57,7 @@ def test_reload_restores_the_game_and_a_lost_connection_resyncs(
         bob.play(gid, "C10")
         bob.call("POST", f"/games/{gid}/chat", {"channel": "public", "text": "sent while you were away"})
         proxy.restore()
-        expect(counter(page)).to_contain_text("Move 4 of 4 · Team 2 (white): C10", timeout=30_000)
+        expect(counter(page)).to_contain_text("Move 4 of 4 · White: C10", timeout=30_000)
         expect(page.locator("#banner")).to_be_hidden()
         expect(page.locator(".chat-log")).to_contain_text("sent while you were away")
         expect(page.locator("#turn")).to_contain_text("Your turn")

@@ -1,5 +1,5 @@
-"""The screenshot script keeps working: both games end as planned and their pictures show the whole board,
-its stones in the teams' colours and the territory."""
+"""The screenshot script keeps working: two of its games end as planned, and their pictures at desktop and
+phone size show the whole board, its stones in the teams' colours and the territory."""
 
 from __future__ import annotations
 
@@ -10,7 +10,9 @@ from typing import Any
 
 from playwright.sync_api import Browser
 
-from tests.web.make_screenshots import VIEWPORT, make
+from tests.web.make_screenshots import VIEWPORTS, make
+from tests.web.screenshot_scenes import Shot
+from tests.web.ui import DESKTOP, PHONE
 
 # The classic palette (static/js/palette.js) and the board's wood (static/app.css).
 WOOD = "#dcb35c"
@@ -69,21 +71,22 @@ def measure(browser: Browser, png: bytes, colours: list[str]) -> dict[str, Any]:
     return result
 
 
-def check_picture(browser: Browser, path: Path, size: int, stones: dict[str, int]) -> None:
-    """The picture is the viewport, the whole board is in it, and the board shows each colour's stones
-    (at least `stones[colour]` stones' worth of pixels of that colour)."""
+def check_picture(browser: Browser, path: Path, viewport: Any, size: int, stones: dict[str, int]) -> None:
+    """The picture is the viewport, the whole board is in it and fills most of its width or height, and the
+    board shows each colour's stones (at least `stones[colour]` stones' worth of pixels of that colour)."""
     png = path.read_bytes()
-    viewport = (VIEWPORT["width"], VIEWPORT["height"])
-    assert png_size(png) == viewport, path.name
+    window = (viewport["width"], viewport["height"])
+    assert png_size(png) == window, path.name
     seen = measure(browser, png, list(stones))
-    assert (seen["width"], seen["height"]) == viewport
+    assert (seen["width"], seen["height"]) == window
     assert seen["distinct"] > 100, f"{path.name} is nearly blank"
     board = seen["board"]
     width, height = board["right"] - board["left"], board["bottom"] - board["top"]
     assert board["count"] > 0, f"{path.name}: no board"
-    edges = (board["left"], board["top"], viewport[0] - 1 - board["right"], viewport[1] - 1 - board["bottom"])
+    edges = (board["left"], board["top"], window[0] - 1 - board["right"], window[1] - 1 - board["bottom"])
     assert min(edges) > 0, f"{path.name}: the board is cut off at the picture's edge: {board}"
-    assert min(width, height) > 500 and board["count"] > 0.3 * width * height, f"{path.name}: {board}"
+    big = min(width, height) > 0.85 * min(window)
+    assert big and board["count"] > 0.3 * width * height, f"{path.name}: {board}"
     square = width / (size + 2)  # the grid and a margin for the coordinates
     for (colour, least), count in zip(stones.items(), seen["counts"], strict=True):
         # A stone's disc is about 0.6 of a grid square; marks on it and antialiasing take some of that.
@@ -91,14 +94,28 @@ def check_picture(browser: Browser, path: Path, size: int, stones: dict[str, int
 
 
 def test_screenshot_script(browser: Browser, server: str, artifacts: Path) -> None:
-    games = make(browser, server, artifacts / "screenshots")
-    big, four = games["finished-19x19"], games["four-colours-9x9"]
+    """Two of the scenes at both sizes (all of them take a minute or more: `python3 dev.py screenshots`)."""
+    shots = make(browser, server, artifacts / "screenshots", only=["finished-19x19", "four-colours-9x9"])
+    assert sorted(shots) == ["finished-19x19", "four-colours-9x9"]
+    big, four = (game_of(shots[name][0]) for name in ("finished-19x19", "four-colours-9x9"))
     assert big["options"]["size"] == 19 and big["status"] == "finished"
     assert big["result"]["reason"] == "passes"
     assert four["options"]["teams"] == 4 and four["result"]["reason"] == "passes"
     totals = {s["team"]: s["total"] for s in four["result"]["scores"]}
-    assert totals == {1: 20, 2: 12, 3: 12, 4: 24}  # the map in make_screenshots.FOUR_COLOURS, B3 captured
+    assert totals == {1: 20, 2: 12, 3: 12, 4: 24}  # the map in screenshot_scenes.FOUR_COLOURS, B3 captured
     assert sorted(set(four["result"]["territory"])) == [0, 1, 2, 3, 4]
-    pictures = artifacts / "screenshots"
-    check_picture(browser, pictures / "finished-19x19.png", 19, {BLACK: 36, WHITE: 36})
-    check_picture(browser, pictures / "four-colours-9x9.png", 9, {BLACK: 12, WHITE: 6, RED: 6, BLUE: 9})
+    for size, viewport in VIEWPORTS.items():
+        pictures = {name: shots[name][1][size] for name in shots}
+        assert pictures["finished-19x19"].name == f"finished-19x19-{size}.png"
+        check_picture(browser, pictures["finished-19x19"], viewport, 19, {BLACK: 36, WHITE: 36})
+        four_stones = {BLACK: 12, WHITE: 6, RED: 6, BLUE: 9}
+        check_picture(browser, pictures["four-colours-9x9"], viewport, 9, four_stones)
+
+
+def game_of(shot: Shot) -> Any:
+    """The game a shot of a game page shows, as the API reports it to the shot's viewer."""
+    return shot.viewer.game(int(shot.path.rsplit("/", 1)[1]))
+
+
+def test_the_script_uses_the_sizes_of_the_browser_tests() -> None:
+    assert VIEWPORTS == {"desktop": DESKTOP, "phone": PHONE}

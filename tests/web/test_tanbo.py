@@ -10,11 +10,22 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from playwright.sync_api import Browser, expect
+import pytest
+from playwright.sync_api import Browser, ViewportSize, expect
 
 from miai.core import tanbo
 from tests.web import games_ui
-from tests.web.ui import api, board_shot, counter, expect_point, open_browser, point
+from tests.web.ui import (
+    VIEWPORTS,
+    api,
+    assert_in_viewport,
+    board_shot,
+    counter,
+    expect_point,
+    open_browser,
+    point,
+    tag,
+)
 
 RECORD = [
     "A8", "T18", "N18", "S19", "F13", "A2", "N17", "B1", "B7", "A14", "B19", "B13", "M18", "A12",
@@ -37,9 +48,12 @@ RECORD = [
 ]  # fmt: skip
 
 
-def test_tanbo_two_players_until_white_is_eliminated(browser: Browser, server: str, artifacts: Path) -> None:
-    alice = open_browser(browser, server, "alicetanbo")
-    bob = open_browser(browser, server, "bobtanbo")
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_tanbo_two_players_until_white_is_eliminated(
+    browser: Browser, server: str, artifacts: Path, viewport: ViewportSize
+) -> None:
+    alice = open_browser(browser, server, f"alicetanbo{tag(viewport)}", viewport)
+    bob = open_browser(browser, server, f"bobtanbo{tag(viewport)}", viewport)
     csrf_alice = games_ui.sign_up(alice)
     csrf_bob = games_ui.sign_up(bob)
     gid = games_ui.create_game(alice.page, "tanbo", 1)
@@ -49,6 +63,8 @@ def test_tanbo_two_players_until_white_is_eliminated(browser: Browser, server: s
     expect(page.locator("#pass")).to_be_hidden()
     expect(page.locator(".board .legal-dot")).to_have_count(24)
     expect_point(page, "A18", "empty, legal for Black")
+    page.evaluate("window.scrollTo(0, 0)")
+    assert_in_viewport(page, page.locator(".board"), page.locator("#submit-move"), page.locator("#resign"))
     point(page, "K10").click()
     expect(page.locator("#hint")).to_contain_text(
         "K10: illegal, a stone must touch exactly one stone of your colour"
@@ -70,7 +86,7 @@ def test_tanbo_two_players_until_white_is_eliminated(browser: Browser, server: s
             for name in gone:
                 expect_point(page, name, "empty, removed by the last move")
             expect(page.locator('.board .removed[data-team="2"]')).to_have_count(len(gone))
-            board_shot(page, artifacts / "tanbo-removed-root.png")
+            board_shot(page, artifacts / f"tanbo-removed-root{tag(viewport)}.png")
 
     assert state.is_over and state.winner == tanbo.BLACK
     for user in (alice, bob):
@@ -82,7 +98,7 @@ def test_tanbo_two_players_until_white_is_eliminated(browser: Browser, server: s
     expect(page.locator(".board .root-line[data-team='1']")).to_have_count(1)
     final = games_ui.snapshot(alice, gid)
     assert final["result"]["winners"] == [1] and final["result"]["reason"] == "eliminated"
-    board_shot(page, artifacts / "tanbo-finished.png")
+    board_shot(page, artifacts / f"tanbo-finished{tag(viewport)}.png")
     for user in (alice, bob):
         user.check_no_errors()
         user.context.close()

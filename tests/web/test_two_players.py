@@ -104,7 +104,7 @@ def test_two_player_game_ends_by_resignation(browser: Browser, server: str, arti
     estimate.check()
     expect(alice.page.locator(".area-box")).to_have_attribute("data-ply", "4")
     score = alice.page.locator("#area-score")
-    expect(score).to_contain_text("Estimated score (area counting): Team 1 (black)")
+    expect(score).to_contain_text("Estimated score (area counting): Black")
     estimate.uncheck()
     expect(alice.page.locator(".area-box")).to_have_attribute("data-ply", "")
     expect(alice.page.locator(".board .area-shade")).to_have_count(0)
@@ -121,7 +121,7 @@ def test_two_player_game_ends_by_resignation(browser: Browser, server: str, arti
             "Black resigned at move 5; White wins by resignation."
         )
         expect(user.page.locator(".members li[data-user] .tag.out")).to_have_text("resigned")
-        expect(counter(user.page)).to_contain_text("Move 5 of 5 · Team 1 (black): resigns")
+        expect(counter(user.page)).to_contain_text("Move 5 of 5 · Black: resigns")
     expect(alice.page.locator(".actions")).to_be_hidden()
     expect(alice.page.locator(".area-box")).to_be_hidden()  # finished: the result's territory instead
     board_shot(alice.page, artifacts / "two-players-resigned.png")

@@ -7,12 +7,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, ViewportSize, expect
 
 from tests.web.support import PASSWORD
 
 PHONE: ViewportSize = {"width": 390, "height": 844}
-DESKTOP: ViewportSize = {"width": 1280, "height": 900}
+DESKTOP: ViewportSize = {"width": 1280, "height": 800}
+# Every journey at both sizes: `@pytest.mark.parametrize("viewport", VIEWPORTS)`.
+VIEWPORTS = [pytest.param(DESKTOP, id="desktop"), pytest.param(PHONE, id="phone")]
+
+
+def tag(viewport: ViewportSize) -> str:
+    """A suffix that keeps user names apart between the two sizes' runs of one test."""
+    return "" if viewport is DESKTOP else "p"
 
 
 @dataclass
@@ -30,8 +38,11 @@ class User:
         assert not self.errors, f"{self.name}'s page raised: {self.errors}"
 
 
-def open_browser(browser: Browser, base: str, name: str, viewport: ViewportSize | None = None) -> User:
-    context = browser.new_context(base_url=base, viewport=viewport or DESKTOP)
+def open_browser(
+    browser: Browser, base: str, name: str, viewport: ViewportSize | None = None, has_touch: bool = False
+) -> User:
+    """`has_touch`: a touch screen (taps and touch events), as on a phone."""
+    context = browser.new_context(base_url=base, viewport=viewport or DESKTOP, has_touch=has_touch)
     context.set_default_timeout(15_000)
     page = context.new_page()
     user = User(name, context, page)
@@ -115,10 +126,17 @@ def counter(page: Page) -> Any:
 
 
 def play(page: Page, vertex: str, moves_after: int) -> None:
-    """Preview a point, submit it, and wait until the page shows the move."""
-    point(page, vertex).click()
-    expect(page.locator("#submit-move")).to_be_enabled()
-    page.click("#submit-move")
+    """Play a point and wait until the page shows the move. Where Submit Move is hidden (practice games, the
+    one-click setting) the click plays at once; elsewhere it previews the move and Submit Move plays it."""
+    submit = page.locator("#submit-move")
+    target = point(page, vertex)
+    expect(target).to_be_visible()  # the page is drawn: whether Submit Move shows is decided
+    expect(counter(page)).to_be_visible()
+    at_once = submit.is_hidden()
+    target.click()
+    if not at_once:
+        expect(submit).to_be_enabled()
+        submit.click()
     expect(counter(page)).to_contain_text(f"Move {moves_after} of {moves_after}")
 
 
@@ -142,3 +160,45 @@ def chat(page: Page, channel: str, text: str) -> None:
 
 def board_shot(page: Page, path: Path) -> None:
     page.locator(".board").screenshot(path=str(path))
+
+
+def assert_in_viewport(page: Page, *locators: Any) -> None:
+    """Each element is visible and lies wholly inside the viewport as the page is scrolled now: the user sees
+    them all at once, without scrolling (half a pixel of rounding allowed)."""
+    size = page.viewport_size
+    assert size is not None
+    for locator in locators:
+        expect(locator).to_be_visible()
+        box = locator.bounding_box()
+        assert box is not None, f"{locator} has no box"
+        inside = (
+            box["x"] >= -0.5
+            and box["y"] >= -0.5
+            and box["x"] + box["width"] <= size["width"] + 0.5
+            and box["y"] + box["height"] <= size["height"] + 0.5
+        )
+        assert inside, (
+            f"{locator} at x={box['x']:.0f} y={box['y']:.0f}, {box['width']:.0f}x{box['height']:.0f},"
+            f" is not inside the {size['width']}x{size['height']} viewport"
+        )
+
+
+# The paint of a board's stones: the computed fill of each stone's disc, and the gradient it names.
+STONE_PAINT = """(stones) => stones.map((stone) => {
+  const disc = stone.querySelector('circle');
+  const fill = getComputedStyle(disc).fill;
+  const id = (/url\\("?#([^")]+)"?\\)/.exec(fill) || [])[1];
+  const paint = id ? document.getElementById(id) : null;
+  return {
+    fill,
+    gradient: paint ? paint.tagName : null,
+    stops: [...(paint ? paint.querySelectorAll('stop') : [])].map((s) => s.getAttribute('stop-color')),
+    marks: stone.querySelectorAll('path, text').length,
+  };
+})"""
+
+
+def stone_paints(page: Page, selector: str = ".board .stone") -> list[dict[str, Any]]:
+    """For each stone: its disc's computed `fill`, the `gradient` element it names (radialGradient, or None
+    for a flat colour), that gradient's `stops` colours and how many `marks` (team shapes) are drawn on it."""
+    return list(page.locator(selector).evaluate_all(STONE_PAINT))

@@ -75,6 +75,21 @@ def test_handicap_limits() -> None:
         fixed_handicap(19, 10, HandicapLayout.GTP)
 
 
+def test_dgo_preset_handicap_ranges() -> None:
+    """§1.1: Dgo offers none on 7x7, 2-4 on 9x9, 2-5 on 13x13, 2-9 on 19x19; other presets their layout's."""
+    dgo = PRESETS["dgo"]
+    assert [dgo.max_handicap(size) for size in (7, 9, 13, 19)] == [0, 4, 5, 9]
+    assert [PRESETS["chinese"].max_handicap(size) for size in (7, 9, 13, 19)] == [0, 9, 9, 9]
+    dgo.check_handicap(9, 4)
+    dgo.check_handicap(7, 0)
+    dgo.check_handicap(11, 2)  # not a Dgo size: Rules.check refuses the size itself
+    with pytest.raises(InvalidRules, match="no handicap on 7x7"):
+        dgo.check_handicap(7, 2)
+    with pytest.raises(InvalidRules, match=r"2\.\.5 stones, not 6"):
+        dgo.check_handicap(13, 6)
+    PRESETS["chinese"].check_handicap(13, 9)
+
+
 def test_handicap_game_white_moves_first_with_komi_half() -> None:
     """G10 / G8: Black's stones are placed, White moves first; komi 0.5 unless set."""
     rules = preset("dgo", 19, handicap=4)

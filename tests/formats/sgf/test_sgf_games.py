@@ -95,6 +95,16 @@ def test_results_are_written_as_re(state: AnyState, result: str) -> None:
     assert essence(load_game(data)) == essence(state)
 
 
+def test_a_game_never_played_out_may_say_re_void() -> None:
+    data = dump_game("hex", hex.new_game(5), {"RE": "Void", "DT": "2025-01-02"})
+    assert parse_sgf(data)[0].root.get("RE") == "Void"
+    record = read_game(data)
+    assert record.info == {"RE": ["Void"], "DT": ["2025-01-02"]} and record.state.outcome is None
+    assert dump_game(record.kind, record.state, record.info) == data
+    with pytest.raises(ValueError, match="info may not set RE"):
+        dump_game("hex", hex.new_game(5).play(RESIGN), {"RE": "Void"})  # the state has its own result
+
+
 def test_the_tanbo_cap_is_kept_only_when_it_is_not_the_default() -> None:
     assert b"ML[" not in dump_game("tanbo", tanbo.new_game(9))
     data = dump_game("tanbo", tanbo.new_game(9, cap=77))
@@ -189,6 +199,9 @@ def test_hex_resign_and_forfeit_moves_end_the_game() -> None:
         (b"(;GM[2]SZ[8])", "GM\\[2\\] is not a game this reader knows"),
         (b"(;GM[11]SZ[5:7])", "not a square board size"),
         (b"(;GM[11]SZ[x])", "not a square board size"),
+        (b"(;GM[11]SZ[\xc2\xb2])", "not a square board size"),  # a digit to str.isdigit, not to int()
+        (b"(;GM[18]SZ[" + b"9" * 5000 + b"])", "not a square board size"),  # too long for int()
+        (b"(;GM[1000]SZ[9]ML[" + b"9" * 5000 + b"])", "is not a ply count"),
         (b"(;GM[11]SZ[30])", "cannot be played: Hex boards"),
         (b"(;GM[11]SZ[5];B[a1]W[b1])", "node 1 holds both a B and a W move"),
         (b"(;GM[11]SZ[5];B[a1];B[b1])", "node 2: W is to move, but the record has B\\[b1\\]"),

@@ -121,3 +121,21 @@ def test_gnugo_loads_records_with_time_left(gnugo: GtpController, tmp_path: Path
     path.write_bytes(data)
     assert gnugo_sees(gnugo, path, 9) == miai_sees(state)
     assert gnugo_sees(gnugo, path, 9, 5) == miai_sees(load_go(data, upto=5).state)
+
+
+@pytest.mark.gnugo
+def test_gnugo_loads_records_with_results_dates_and_team_players(
+    gnugo: GtpController, tmp_path: Path
+) -> None:
+    """RE, DT, PB/PW naming a team's players and Miai's MU are game information GNU Go reads past."""
+    state = new_game(9, Rules(ko=KoRule.SIMPLE, komi=(0.0, 6.5)), seats=[2, 2])
+    for point in (40, 41, 31, 49):
+        state = state.play(Place(point))
+    state = state.play(PASS).play(PASS)
+    players = {0: ["Ann", "Cy"], 1: ["Bob", "Miai, level 3"]}
+    data = dump_go(state, {"DT": "2026-01-01,02"}, players=players)
+    assert b"RE[W+6.5]" in data and b"PW[Bob, Miai, level 3]" in data and b"MU[0:Ann][0:Cy]" in data
+    path = tmp_path / "team.sgf"
+    path.write_bytes(data)
+    assert gnugo_sees(gnugo, path, 9) == miai_sees(state)
+    assert load_go(data).players == players

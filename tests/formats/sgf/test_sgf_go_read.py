@@ -223,6 +223,29 @@ def test_moves_of_colours_the_game_does_not_have_are_skipped() -> None:
     assert record.state.stones() == []
 
 
+LONG = "9" * 5000  # more digits than int() converts, and infinite as a float
+
+
+@pytest.mark.parametrize(
+    ("record", "problem"),
+    [
+        (f"(;SZ[9]MC[3]MU[{LONG}:Ann]MU[1:Bob])", "MU: invalid number"),
+        (f"(;SZ[9]MC[3];MM[{LONG}:cc])", "not a colour of this game"),
+        ("(;SZ[9]MC[3];MM[\u00b2:cc])", "not a colour of this game"),  # str.isdigit, but not to int()
+        (f"(;SZ[9]HA[{LONG}])", "HA: invalid number"),
+        (f"(;SZ[9]KM[{LONG}])", "KM: invalid real number"),
+        (f"(;SZ[9]TM[60]OT[{LONG}x30 byo-yomi])", "not a time system Miai plays"),
+        (f"(;SZ[9]TM[60]OT[5x{LONG} byo-yomi])", "not a time system Miai plays"),
+        (f"(;SZ[9]TM[60]OT[{LONG} fischer])", "not a time system Miai plays"),
+    ],
+)
+def test_hostile_numbers_are_noted_not_crashes(record: str, problem: str) -> None:
+    loaded = load_go(record.encode())
+    assert only(loaded.problems, problem), loaded.problems
+    assert loaded.time_system is None and loaded.rules.komi == (0.0, 0.0, 0.0)[: loaded.state.colours]
+    assert loaded.players in ({}, {1: ["Bob"]})
+
+
 # ---------------------------------------------------------------- upto, as GNU Go's loadsgf
 
 

@@ -116,14 +116,22 @@ def test_no_result_without_a_dead_stone_verdict_unless_info_gives_one() -> None:
     assert result_of(play(new_game(5), "C3"), {"RE": "B+R"}) == "B+R"  # a game still in progress
 
 
-def test_more_colours_get_a_ranking_in_mo() -> None:
+def test_more_colours_get_a_ranking_in_mo_and_their_winners_in_re() -> None:
     rules = Rules(komi=(0.0, 0.0, 0.0))
     resigned = new_game(5, rules, colours=3).play(RESIGN).play(RESIGN)
     root = record_to_tree(resigned).root
     assert root.get("MO") == "last_colour:2>1>0"
-    assert not root.has("RE")
+    assert root.get("RE") == "2+R"  # colours 2 and up by number, as in MO
     scored = play(new_game(5, rules, colours=3), "A1", "E5", "pass", "pass", "pass")
-    assert record_to_tree(scored).root.get("MO") == "passes:0(1)=1(1)>2(0)"
+    root = record_to_tree(scored).root
+    assert root.get("MO") == "passes:0(1)=1(1)>2(0)"
+    assert root.get("RE") == "B=W+1"  # a shared win: colour 2 is one point behind
+    timed_out = play(new_game(5, rules, colours=3), "A1").play(TIMEOUT).play(RESIGN)
+    assert record_to_tree(timed_out).root.get("RE") == "B+R"
+    even = play(new_game(5, rules, colours=3), "pass", "pass", "pass")
+    assert record_to_tree(even).root.get("RE") == "0"  # every colour in play on the same score
+    agreed = new_game(5, rules, colours=3).play(RESIGN).agreed_draw()
+    assert [record_to_tree(agreed).root.get(p) for p in ("RE", "MO")] == ["0", "agreed_draw:1=2>0"]
 
 
 # ---------------------------------------------------------------- extension properties
@@ -164,6 +172,34 @@ def test_info_is_written_but_cannot_override_what_the_state_says() -> None:
     assert load_go(data).info["PB"] == "Honinbō Shūsaku"
     with pytest.raises(SgfError, match="invalid property identifier"):
         record_to_tree(new_game(9), {"pb": "lower case"})
+
+
+def test_every_player_of_every_team_is_in_the_record() -> None:
+    state = play(new_game(5, Rules(komi=(0.0, 0.0, 0.0)), colours=3, seats=[2, 2, 2]), "C3")
+    players = {0: ["Ann", "Miai, level 3"], 1: ["Bob", "Cy"], 2: ["Dee", "Eve"]}
+    data = dump_go(state, {"PB": "someone else"}, players=players)
+    root = parse_sgf(data)[0].root
+    assert [root.get("PB"), root.get("PW")] == ["Ann, Miai, level 3", "Bob, Cy"]  # what other programs show
+    assert root.get_all("MU") == ["0:Ann", "0:Miai, level 3", "1:Bob", "1:Cy", "2:Dee", "2:Eve"]
+    record = load_go(data)
+    assert record.players == players and record.problems == []
+    assert dump_go(record.state, record.info, record.rules_key, players=record.players) == data
+    one_each = dump_go(new_game(5), players={0: ["Ann"], 1: ["Bob"]})
+    assert b"MU[" not in one_each  # PB and PW say it all
+    assert load_go(one_each).players == {0: ["Ann"], 1: ["Bob"]}
+    teams = dump_go(new_game(5, seats=[2, 1]), players={0: ["Ann", "Cy"], 1: ["Bob"]})
+    assert parse_sgf(teams)[0].root.get_all("MU") == ["0:Ann", "0:Cy", "1:Bob"]
+
+
+def test_unreadable_players_are_noted_and_skipped() -> None:
+    data = b"(;GM[1]SZ[5]MC[3]MU[2:Dee][3:Zed][Ann][x:Bob]PB[Ann])"
+    record = load_go(data)
+    assert record.players == {2: ["Dee"]}
+    assert record.problems == [
+        "MU[3:Zed]: the game has no colour 3; ignored",
+        "MU: invalid compose value [Ann]: expected two parts separated by ':'; ignored",
+        "MU: invalid number [x]: expected an integer such as 19 or -3; ignored",
+    ]
 
 
 def test_the_output_is_clean_ff4() -> None:

@@ -1,5 +1,6 @@
 """Sabaki's SGF parser (@sabaki/sgf, from npm) reads Miai's clock records as Miai's own reader does: the time
-system (TM, OT) and the time left after each move (BL/WL, OB/OW, MK/MV), in Go and in the other kinds.
+system (TM, OT) and the time left after each move (BL/WL, OB/OW, MK/MV), in Go and in the other kinds; and
+the game information of a finished team game: its result (RE, MO), dates (DT) and every player (MU).
 
 The package is installed once into tests/artifacts/npm (git-ignored). Without Node.js and npm the test skips,
 except under CI=true, where it fails."""
@@ -10,6 +11,7 @@ import json
 import shutil
 import subprocess
 import tempfile
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -18,7 +20,7 @@ from miai.core.clock import ClockMode, TimeControl
 from miai.core.go import PASS, RESIGN, Place, Rules, new_game
 from miai.core.hex import new_game as new_hex
 from miai.core.twoplayer import Place as Cell
-from miai.formats.sgf import parse_sgf
+from miai.formats.sgf import encode_dates, parse_sgf
 from miai.formats.sgf.games import dump_game
 from miai.formats.sgf.go import dump_go, load_go
 from miai.formats.sgf.times import TimeLeft, TimeSystem
@@ -36,6 +38,13 @@ const out = process.argv.slice(2).map(file => {
   return line
 })
 console.log(JSON.stringify(out))
+"""
+# Prints Sabaki's reading of each DT value given ([year, month, day] per date), and its own writing of them.
+DATES = """
+const path = require('path')
+const sgf = require(path.join(process.argv[1], 'node_modules', '@sabaki', 'sgf'))
+const dates = process.argv.slice(2).map(text => sgf.parseDates(text))
+console.log(JSON.stringify({dates, written: dates.map(d => sgf.stringifyDates(d))}))
 """
 
 
@@ -116,3 +125,28 @@ def test_sabaki_reads_the_time_properties_as_miai_does(sabaki: Path, tmp_path: P
     assert (three[3]["MK"], three[3]["MV"]) == (["2:30"], ["2:4"])
     assert hex_line[2]["WL"] == ["0.001"]
     assert load_go(chosen["three colours"]).times[3] == TimeLeft(2, 30, 4)
+
+
+def test_sabaki_reads_the_result_dates_and_every_player_of_a_team_game(sabaki: Path, tmp_path: Path) -> None:
+    state = new_game(5, Rules(komi=(0.0, 0.0, 0.0)), colours=3, seats=[2, 2, 2])
+    for point in (0, 4, 24):
+        state = state.play(Place(point))
+    state = state.agreed_draw()
+    players = {0: ["Ann", "Miai, level 3"], 1: ["Bob", "Cy"], 2: ["Dee", "Eve"]}
+    days = [date(2025, 12, 30), date(2025, 12, 31), date(2026, 1, 2), date(2026, 2, 5)]
+    data = dump_go(state, {"DT": encode_dates(days)}, players=players)
+    (tmp_path / "team.sgf").write_bytes(data)
+    (root, *_), = sabaki_main_lines(sabaki, [tmp_path / "team.sgf"])
+    assert root == parse_sgf(data)[0].root.properties
+    assert (root["RE"], root["MO"]) == (["0"], ["agreed_draw:0=1=2"])
+    assert root["MU"] == ["0:Ann", "0:Miai, level 3", "1:Bob", "1:Cy", "2:Dee", "2:Eve"]
+    assert (root["PB"], root["PW"]) == (["Ann, Miai, level 3"], ["Bob, Cy"])
+    assert load_go(data).players == players
+    node = shutil.which("node")
+    assert node is not None
+    done = subprocess.run(
+        [node, "-e", DATES, str(sabaki), *root["DT"]], capture_output=True, text=True, timeout=60, check=True
+    )
+    seen = json.loads(done.stdout)
+    assert seen["dates"] == [[[d.year, d.month, d.day] for d in days]]
+    assert seen["written"] == root["DT"] == ["2025-12-30,31,2026-01-02,02-05"]  # Sabaki shortens alike

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import date
+
 import pytest
 
 from miai.formats.sgf import (
@@ -18,6 +20,7 @@ from miai.formats.sgf import (
     decode_text,
     encode_colour,
     encode_compose,
+    encode_dates,
     encode_double,
     encode_move,
     encode_number,
@@ -98,14 +101,14 @@ def test_numbers_and_reals() -> None:
     assert decode_number(" -3 ") == -3
     assert decode_number("+2") == 2
     assert encode_number(19) == "19"
-    for bad in ["", "1.5", "x", "١٢"]:
+    for bad in ["", "1.5", "x", "١٢", "9" * 5000]:  # 5,000 digits: more than int() converts
         with pytest.raises(SgfError, match="invalid number"):
             decode_number(bad)
     assert decode_real("6.5") == 6.5
     assert decode_real("-0.5") == -0.5
     assert decode_real("7") == 7.0
     assert decode_real(".5") == 0.5
-    for bad in ["", "1e3", "inf", "6,5", "nan"]:
+    for bad in ["", "1e3", "inf", "6,5", "nan", "9" * 400]:  # 400 digits: infinite as a float
         with pytest.raises(SgfError, match="invalid real"):
             decode_real(bad)
     assert [encode_real(x) for x in (6.5, 7.0, -0.5, 0.0, -0.0, 1e-7, 1e20)] == [
@@ -148,3 +151,11 @@ def test_compose() -> None:
     assert encode_compose("dd", "x:y") == "dd:x:y"
     with pytest.raises(SgfError, match="first part"):
         encode_compose("a:b", "c")
+
+
+def test_dates_are_written_as_ff4_shortens_them() -> None:
+    assert encode_dates([date(2025, 3, 9)]) == "2025-03-09"
+    days = [date(2026, 1, 2), date(2025, 12, 30), date(2025, 12, 31), date(2026, 2, 5), date(2025, 12, 31)]
+    assert encode_dates(days) == "2025-12-30,31,2026-01-02,02-05"  # sorted, once each, shortened
+    with pytest.raises(SgfError, match="at least one date"):
+        encode_dates([])

@@ -33,6 +33,7 @@ AnyState = amazons.AmazonsState | hex.HexState | tanbo.TanboState
 
 GAME_NUMBERS = {"amazons": "18", "hex": "11", "tanbo": "1000"}  # GM values; 1000 is Miai's own for Tanbo
 TANBO_CAP = "ML"  # Tanbo's safety ply cap (T5), written only when it is not the default 2,000
+VOID = "Void"  # RE of a game that was never played out (cancelled): `info` may give it for an open game
 _KIND_OF_NUMBER = {number: key for key, number in GAME_NUMBERS.items()}
 _STATE_TYPES: dict[str, type] = {
     "amazons": amazons.AmazonsState,
@@ -86,7 +87,8 @@ def dump_game(
     if state.outcome is not None:
         root.set("RE", _result_text(state, letters))
     for prop, given in (info or {}).items():
-        if prop in _STRUCTURAL:
+        void = prop == "RE" and given in (VOID, [VOID]) and state.outcome is None
+        if prop in _STRUCTURAL and not void:
             raise ValueError(f"info may not set {prop}: the record writes it from the game itself")
         root.set(prop, given)
     node = root
@@ -169,7 +171,12 @@ def read_game(data: bytes) -> LoadedGame:
         raise SgfError(f"the start of this {kind} record cannot be played: {err}") from None
     state = _replay(kind, state, nodes[1:], letters)
     state = _apply_result(state, root.get("RE"), letters)
-    info = {prop: values for prop, values in root.properties.items() if prop not in _STRUCTURAL}
+    void = state.outcome is None and root.get_all("RE") == [VOID]  # kept as game information
+    info = {
+        prop: values
+        for prop, values in root.properties.items()
+        if prop not in _STRUCTURAL or (void and prop == "RE")
+    }
     time_system = read_time_system(root, [])  # TM and OT of another time system stay as text in info
     return LoadedGame(kind, state, info, time_system, _times(nodes, letters))
 
@@ -191,7 +198,7 @@ def _times(nodes: list[Node], letters: tuple[str, str]) -> dict[int, TimeLeft]:
 def _size(root: Node, kind: str) -> int:
     text = (root.get("SZ") or {"amazons": "10", "hex": "11", "tanbo": "19"}[kind]).strip()
     first, _, second = text.partition(":")
-    if not first.isdigit() or (second and second != first):
+    if not (first.isascii() and first.isdigit() and len(first) <= 3) or (second and second != first):
         raise SgfError(f"SZ[{text}] is not a square board size")
     return int(first)
 
@@ -248,7 +255,7 @@ def _hex_start(root: Node, size: int, first: int) -> AnyState:
 
 def _tanbo_start(root: Node, size: int, first: int) -> AnyState:
     cap_text = (root.get(TANBO_CAP) or str(tanbo.CAP)).strip()
-    if not cap_text.isdigit():
+    if not (cap_text.isascii() and cap_text.isdigit() and len(cap_text) <= 9):  # int() refuses 5,000 digits
         raise SgfError(f"{TANBO_CAP}[{cap_text}] is not a ply count")
     setup = None
     if root.has("AB") or root.has("AW"):

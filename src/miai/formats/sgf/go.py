@@ -10,6 +10,6 @@ colours, exact rules, team seats and leave events use Miai's extension propertie
 """
 
 from miai.formats.sgf.go_read import GoRecord, load_go
-from miai.formats.sgf.go_write import dump_go, record_to_tree
+from miai.formats.sgf.go_write import dump_go, outcome_value, record_to_tree, result_value
 
-__all__ = ["GoRecord", "dump_go", "load_go", "record_to_tree"]
+__all__ = ["GoRecord", "dump_go", "load_go", "outcome_value", "record_to_tree", "result_value"]

@@ -2,7 +2,8 @@
 
 Colours 0 and 1 use the standard properties (B, W, AB, AW, PL). Colours 2 and up, and the events that
 standard SGF has no property for, use Miai's extension properties (docs/sgf.md); the root may also hold
-MC (colours), MT (players per team), MR (exact rules) and MO (the ranking of a finished game).
+MC (colours), MT (players per team), MU (the players), MR (exact rules) and MO (the ranking of a finished
+game).
 
     MM[2:dd]  a move of colour 2 (`MM[2:]` is its pass)    MS[2:dd]  a setup stone of colour 2
     MX[2:resign] MX[2:timeout] MX[2:autopass] MX[draw]     MP[2]     colour 2 is to move
@@ -31,6 +32,7 @@ EXT_COLOURS = "MC"
 EXT_SEATS = "MT"
 EXT_RULES = "MR"
 EXT_OUTCOME = "MO"
+EXT_PLAYERS = "MU"  # one value per player, `colour:name`, in colour and seat order
 # What the writer derives from the state (the game's shape, the position and the moves): never from `info`.
 STRUCTURAL = frozenset(
     {"GM", "FF", "CA", "SZ", "PL", *MOVE_PROPS, *SETUP_PROPS, EXT_MOVE, EXT_SETUP, EXT_EVENT, EXT_TO_MOVE,
@@ -43,7 +45,7 @@ GAME_INFO = frozenset(
      "TM", "US", "WR", "WT", "HA", "KM", "AP", EXT_OUTCOME}
 )
 # Properties that only mean something in the root; elsewhere they are noted and ignored.
-ROOT_ONLY = GAME_INFO | {"GM", "FF", "CA", "SZ", EXT_COLOURS, EXT_SEATS, EXT_RULES}
+ROOT_ONLY = GAME_INFO | {"GM", "FF", "CA", "SZ", EXT_COLOURS, EXT_SEATS, EXT_RULES, EXT_PLAYERS}
 
 
 def colour_name(colour: int) -> str:
@@ -76,7 +78,8 @@ class Event:
 
 def _colour(text: str, colours: int) -> int:
     value = text.strip()
-    if not value.isdigit() or int(value) >= colours:
+    # ASCII digits only ("²".isdigit()), and few enough for int() (a 5,000-digit colour is refused)
+    if not (value.isascii() and value.isdigit() and len(value) <= 3) or int(value) >= colours:
         raise SgfError(f"{value!r} is not a colour of this game (0..{colours - 1})")
     return int(value)
 

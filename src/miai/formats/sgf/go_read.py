@@ -14,13 +14,21 @@ from miai.core.go.game import GoState
 from miai.core.go.presets import PRESETS, preset
 from miai.core.go.rules import MAX_COLOURS, MAX_SIZE, MIN_COLOURS, SMALLEST_BOARD, KoRule, Rules
 from miai.formats.sgf.errors import SgfError
-from miai.formats.sgf.go_nodes import EXT_COLOURS, EXT_RULES, EXT_SEATS, GAME_INFO, colour_name, node_events
+from miai.formats.sgf.go_nodes import (
+    EXT_COLOURS,
+    EXT_PLAYERS,
+    EXT_RULES,
+    EXT_SEATS,
+    GAME_INFO,
+    colour_name,
+    node_events,
+)
 from miai.formats.sgf.go_replay import Replay, flatten_main_line
 from miai.formats.sgf.go_rules import decode_rules, rules_key_of
 from miai.formats.sgf.grammar import parse_sgf
 from miai.formats.sgf.times import TimeLeft, TimeSystem, node_times, read_time_system
 from miai.formats.sgf.tree import Collection, GameTree, Node
-from miai.formats.sgf.values import decode_number, decode_real
+from miai.formats.sgf.values import decode_compose, decode_number, decode_real
 
 
 @dataclass
@@ -35,6 +43,7 @@ class GoRecord:
     moves_played: int = 0  # moves and passes applied (skipped moves not counted)
     time_system: TimeSystem | None = None  # the clock TM and OT describe (Fischer, absolute or byo-yomi)
     times: dict[int, TimeLeft] = field(default_factory=dict)  # main-line node index -> the mover's time left
+    players: dict[int, list[str]] = field(default_factory=dict)  # colour -> names by seat (MU, else PB/PW)
 
 
 def load_go(
@@ -64,8 +73,9 @@ def load_go(
     state = replay.run(items, stop)
     time_system = read_time_system(root, problems)
     times = _times(tree, size, colours, problems)
+    players = _players(root, colours, problems)
     return GoRecord(
-        state, state.rules, rules_key, _info(root), problems, replay.moves_played, time_system, times
+        state, state.rules, rules_key, _info(root), problems, replay.moves_played, time_system, times, players
     )
 
 
@@ -227,3 +237,23 @@ def _times(tree: GameTree, size: int, colours: int, problems: list[str]) -> dict
 
 def _info(root: Node) -> dict[str, str]:
     return {prop: ", ".join(values) for prop, values in root.properties.items() if prop in GAME_INFO}
+
+
+def _players(root: Node, colours: int, problems: list[str]) -> dict[int, list[str]]:
+    """Every player by colour from MU (`colour:name`, in seat order); without MU, PB and PW, one name each."""
+    players: dict[int, list[str]] = {}
+    for value in root.get_all(EXT_PLAYERS):
+        try:
+            colour_text, name = decode_compose(value)
+            colour = decode_number(colour_text)
+        except SgfError as err:
+            problems.append(f"{EXT_PLAYERS}: {err.message}; ignored")
+            continue
+        if not 0 <= colour < colours:
+            problems.append(f"{EXT_PLAYERS}[{value}]: the game has no colour {colour}; ignored")
+            continue
+        players.setdefault(colour, []).append(name)
+    if players:
+        return dict(sorted(players.items()))
+    named = ((colour, root.get(prop)) for colour, prop in ((0, "PB"), (1, "PW")))
+    return {colour: [name] for colour, name in named if name}

@@ -7,7 +7,7 @@ rules, more colours, team seats, resignations of seats, timeouts and automatic p
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Sequence
 
 from miai import __version__
 from miai.core.errors import ScoringNeedsJudgement
@@ -17,6 +17,7 @@ from miai.core.go.scoring import Result, outcome
 from miai.formats.sgf.go_nodes import (
     EXT_COLOURS,
     EXT_OUTCOME,
+    EXT_PLAYERS,
     EXT_RULES,
     EXT_SEATS,
     EXT_SETUP,
@@ -32,7 +33,7 @@ from miai.formats.sgf.writer import dump_sgf
 
 # Set from the state; an `info` mapping cannot override them. RU and RE come from `info` only when the
 # state cannot say (no rules_key given; a game that is not over or needs a dead-stone verdict).
-_COMPUTED = STRUCTURAL | {"AP", "KM", "HA", "RU", "RE", EXT_OUTCOME}
+_COMPUTED = STRUCTURAL | {"AP", "KM", "HA", "RU", "RE", EXT_OUTCOME, EXT_PLAYERS}
 
 
 def record_to_tree(
@@ -40,13 +41,20 @@ def record_to_tree(
     info: Mapping[str, str] | None = None,
     rules_key: str | None = None,
     times: Mapping[int, TimeLeft] | None = None,
+    players: Mapping[int, Sequence[str]] | None = None,
 ) -> GameTree:
     """The whole game that led to `state`: its start position at the root, then one node per event.
 
     `times` maps a ply (the `plies` of the state after an event) to the mover's time left, written in that
     event's node (BL/WL, OB/OW; MK/MV for colours 2 and up). TM and OT are game information: pass them in
-    `info` (`TimeSystem.properties()`)."""
+    `info` (`TimeSystem.properties()`). `players` maps a colour to its players' names in seat order: PB
+    and PW (a team's names joined by ", "), and MU with every player when a game has more than two colours
+    or a team of several players."""
     info = dict(info or {})
+    players = {colour: list(names) for colour, names in (players or {}).items() if names}
+    for colour, prop in ((0, "PB"), (1, "PW")):
+        if colour in players:
+            info[prop] = ", ".join(players[colour])
     history = list(state.lineage())[::-1]
     start = history[0]
     size = state.size
@@ -67,6 +75,8 @@ def record_to_tree(
     for prop, value in info.items():
         if prop not in _COMPUTED:
             root.set(prop, value)
+    if players and (state.colours != 2 or root.has(EXT_SEATS)):  # PB and PW cannot tell who is who
+        root.set(EXT_PLAYERS, [f"{c}:{name}" for c, names in sorted(players.items()) for name in names])
     _result(root, state, info)
     _start_position(root, start)
     node = root
@@ -87,9 +97,10 @@ def dump_go(
     info: Mapping[str, str] | None = None,
     rules_key: str | None = None,
     times: Mapping[int, TimeLeft] | None = None,
+    players: Mapping[int, Sequence[str]] | None = None,
 ) -> bytes:
     """`record_to_tree` written as FF[4] UTF-8 bytes."""
-    return dump_sgf(record_to_tree(state, info, rules_key, times))
+    return dump_sgf(record_to_tree(state, info, rules_key, times, players))
 
 
 def _start_position(root: Node, start: GoState) -> None:
@@ -113,7 +124,8 @@ def _start_position(root: Node, start: GoState) -> None:
 
 
 def _result(root: Node, state: GoState, info: Mapping[str, str]) -> None:
-    """RE for two colours (B+R, W+T, B+3.5, 0 for a draw); MO with the full ranking for more colours."""
+    """RE (B+R, W+T, B+3.5, 0 for a draw; more colours in the same form, see `result_value`), and MO with
+    the full ranking for more than two colours."""
     try:
         result = outcome(state)
     except ScoringNeedsJudgement:
@@ -123,29 +135,44 @@ def _result(root: Node, state: GoState, info: Mapping[str, str]) -> None:
             if info.get(prop):
                 root.set(prop, info[prop])
         return
-    if state.colours == 2:
-        root.set("RE", _two_colour_result(state, result))
-    else:
-        root.set(EXT_OUTCOME, f"{result.reason.value}:{_ranking(result)}")
+    root.set("RE", result_value(result.winners, state.active_colours, _how(state, result)))
+    if state.colours != 2:
+        totals = {score.colour: score.total for score in result.scores}
+        root.set(EXT_OUTCOME, outcome_value(result.reason.value, result.ranking, totals))
 
 
-def _two_colour_result(state: GoState, result: Result) -> str:
-    if result.is_draw or not result.winners:
-        return "0"
-    winner = result.winners[0]
-    side = "BW"[winner]
+def _how(state: GoState, result: Result) -> str:
+    """How the winners won: R or T when every other colour left, else the margin over the best other
+    colour still in play ("" when nothing was counted)."""
     if result.reason is EndReason.LAST_COLOUR:
         last_leave = next(s.last_move for s in state.lineage() if isinstance(s.last_move, Resign | Timeout))
-        return f"{side}+{'T' if isinstance(last_leave, Timeout) else 'R'}"
-    margin = result.scores[winner].total - result.scores[1 - winner].total
-    return f"{side}+{encode_real(round(margin, 6))}"
+        return "T" if isinstance(last_leave, Timeout) else "R"
+    if not result.scores or not result.winners:
+        return ""
+    others = [result.scores[c].total for c in state.active_colours if c not in result.winners]
+    if not others:
+        return ""
+    return encode_real(round(result.scores[result.winners[0]].total - max(others), 6))
 
 
-def _ranking(result: Result) -> str:
-    """`2(31.5)>0(20)=1(20)>3`: best first, ties joined by `=`, totals where the game was scored."""
-    totals = {score.colour: score.total for score in result.scores}
+def colour_letter(colour: int) -> str:
+    """A colour in RE and MO: B, W, then 2, 3, ..."""
+    return "BW"[colour] if colour < 2 else str(colour)
+
+
+def result_value(winners: Sequence[int], in_play: Iterable[int], how: str) -> str:
+    """RE: `0` (a draw) when several colours share the top and no colour still in play is below them;
+    otherwise the winners, joined by `=`, then `+` and how they won (`B+R`, `W+T`, `B+3.5`, `B=2+4`)."""
+    if not winners or (len(winners) > 1 and set(in_play) <= set(winners)):
+        return "0"
+    return "=".join(colour_letter(c) for c in winners) + "+" + how
+
+
+def outcome_value(reason: str, ranking: Iterable[Iterable[int]], totals: Mapping[int, float]) -> str:
+    """MO: `passes:2(31.5)>0(20)=1(20)>3`: the reason, then the colours best first, ties joined by `=`,
+    totals where the game was scored."""
     groups = []
-    for group in result.ranking:
+    for group in ranking:
         names = [f"{c}({encode_real(round(totals[c], 6))})" if c in totals else str(c) for c in group]
         groups.append("=".join(names))
-    return ">".join(groups)
+    return f"{reason}:{'>'.join(groups)}"

@@ -16,6 +16,7 @@ left that its own clock computed (the server stores it with each move).
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -34,7 +35,7 @@ DECIMALS = 3
 
 _NUMBER = r"(\d+(?:\.\d+)?)"
 # The OT forms of KGS and OGS (also read by OGS's goban and by KataGo), any case, spaces optional.
-_BYOYOMI = re.compile(rf"(\d+)\s*x\s*{_NUMBER}\s*byo-?yomi", re.IGNORECASE)
+_BYOYOMI = re.compile(rf"([0-9]{{1,9}})\s*x\s*{_NUMBER}\s*byo-?yomi", re.IGNORECASE)
 _FISCHER = re.compile(rf"{_NUMBER}\s*fischer", re.IGNORECASE)
 
 
@@ -136,10 +137,10 @@ def read_time_system(root: Node, problems: list[str]) -> TimeSystem | None:
     text = (ot or "").strip()
     if match := _BYOYOMI.fullmatch(text):
         periods, period = int(match[1]), float(match[2])
-        if periods >= 1 and period > 0:
+        if periods >= 1 and 0 < period < math.inf:
             return TimeSystem(ClockMode.BYOYOMI, main, periods=periods, period=period)
     elif match := _FISCHER.fullmatch(text):
-        if main > 0:
+        if main > 0 and float(match[1]) < math.inf:  # 400 digits and more are infinite as a float
             return TimeSystem(ClockMode.FISCHER, main, increment=float(match[1]))
     elif not text:
         if main > 0:

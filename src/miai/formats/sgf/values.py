@@ -11,6 +11,7 @@ import math
 import re
 import string
 from collections.abc import Iterable
+from datetime import date
 from decimal import Decimal
 from typing import Literal
 
@@ -113,7 +114,10 @@ def decode_number(value: str) -> int:
     text = value.strip()
     if not _NUMBER.fullmatch(text):
         raise SgfError(f"invalid number [{value}]: expected an integer such as 19 or -3")
-    return int(text)
+    try:
+        return int(text)
+    except ValueError:  # more digits than Python converts (sys.int_info): no SGF number is that long
+        raise SgfError(f"invalid number [{text[:20]}...]: {len(text)} digits") from None
 
 
 def encode_number(number: int) -> str:
@@ -124,7 +128,10 @@ def decode_real(value: str) -> float:
     text = value.strip()
     if not _REAL.fullmatch(text):
         raise SgfError(f"invalid real number [{value}]: expected a decimal such as 6.5")
-    return float(text)
+    number = float(text)
+    if not math.isfinite(number):  # 400 digits and more are infinite as a float
+        raise SgfError(f"invalid real number [{text[:20]}...]: too large")
+    return number
 
 
 def encode_real(number: float) -> str:
@@ -184,6 +191,27 @@ def decode_simpletext(value: str) -> str:
 
 def encode_simpletext(text: str) -> str:
     return _WHITESPACE.sub(" ", text)
+
+
+# --- dates ---
+
+
+def encode_dates(days: Iterable[date]) -> str:
+    """DT as FF[4] writes the days a game was played: ISO dates, sorted, joined by commas, each one
+    shortened to what differs from the one before (`2025-12-30,31,2026-01-02,02-05`)."""
+    out: list[str] = []
+    previous: date | None = None
+    for day in sorted(set(days)):
+        if previous is None or previous.year != day.year:
+            out.append(day.isoformat())
+        elif previous.month != day.month:
+            out.append(f"{day.month:02d}-{day.day:02d}")
+        else:
+            out.append(f"{day.day:02d}")
+        previous = day
+    if not out:
+        raise SgfError("DT needs at least one date")
+    return ",".join(out)
 
 
 # --- compose values ---

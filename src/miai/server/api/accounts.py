@@ -52,7 +52,8 @@ class SettingsPatch(BaseModel):
     palette: Literal["classic", "okabe-ito", "tol-bright", "tol-muted", "high-contrast"] | None = None
     one_click: bool | None = None
     coordinates: bool | None = None
-    sound: bool | None = Field(default=None, description="sounds on the game page (the low-time beep)")
+    sound: bool | None = Field(default=None, description="game page sounds: move click, low-time beep")
+    stone_marks: bool | None = Field(default=None, description="team shapes on two-colour games' stones")
 
 
 class TokenRequest(BaseModel):

@@ -8,7 +8,6 @@ from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from miai.core.clock import TeamClock
 from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, service_of
 from miai.server.api.inputs import (
     Channel,
@@ -26,6 +25,7 @@ from miai.server.api.rate_limits import enforce, per_user, user_key
 from miai.server.play import queries
 from miai.server.play.kinds import GO_TEAM_NAMES, table_of
 from miai.server.play.options import TABLE_FIELDS, GoOptions, KindOptions, OptionsError, other_kinds_options
+from miai.server.play.records import sgf_record
 from miai.server.storage import repo
 
 router = APIRouter(tags=["games"])
@@ -105,6 +105,8 @@ async def list_presets() -> dict[str, Any]:
                 "scoring": p.base.scoring.value,
                 "dead_stones": p.base.dead_stones.value,
                 "komi": p.base.komi_of(1),
+                # Fixed handicap per size: 0 (none) or the most stones, from 2.
+                "max_handicap": {str(size): p.max_handicap(size) for size in p.base.allowed_sizes},
             }
             for p in PRESETS.values()
         ],
@@ -292,23 +294,13 @@ async def download_sgf(
 ) -> Response:
     user_id = viewer.user.id if viewer else None
     game = await queries.load_visible_game(db, game_id, user_id, invite)
-    if game.status not in {"active", "finished"}:
+    if game.status not in {"active", "finished", "cancelled"}:
         raise HTTPException(409, {"error": "conflict", "message": "the game has not started"})
-    state = await service_of(request).stream.current_state(db, game)
-    players = await repo.players_of(db, game_id)
-    users = await repo.users_by_ids(db, [p.user_id for p in players])
-    info = {"GN": f"Miai game {game_id}", "PC": request.app.state.settings.base_url}
-    names = {
-        p.team: queries.shown_name(users[p.user_id])  # a computer as "Miai, level 3", not its account
-        for p in players
-        if p.team is not None and p.seat == 0 and p.user_id in users
-    }
-    clocks = {  # the clock each move left its team, as stored with the move (none before migration 0009)
-        m.ply: (m.team, TeamClock(main=m.clock_main, periods=m.clock_periods or 0))
-        for m in await repo.moves_of(db, game_id)
-        if m.clock_main is not None
-    }
-    data = table_of(game.kind, game.options).sgf(state, info, names, clocks)
+    if game.status == "cancelled":  # never started: the empty board, as the record's start
+        state = table_of(game.kind, game.options).new_state()
+    else:
+        state = await service_of(request).stream.current_state(db, game)
+    data = await sgf_record(db, game, state, request.app.state.settings.base_url)
     return Response(
         data,
         media_type="application/x-go-sgf",
@@ -322,9 +314,11 @@ async def my_dashboard(request: Request, viewer: CurrentViewer, db: DB) -> dict[
     names = {
         u.id: u.username for u in (await repo.users_by_ids(db, [g.created_by for g in challenges])).values()
     }
+    now = service_of(request).stream.now()
     return {
-        "now": service_of(request).stream.now().isoformat(),  # deadlines count down on the server's time
+        "now": now.isoformat(),  # deadlines count down on the server's time
         "games": await queries.dashboard(db, viewer.user.id),
+        "removals": await queries.recent_removals(db, viewer.user.id, now),
         "challenges": [
             {
                 "id": g.id,

@@ -24,7 +24,8 @@ DEFAULT_SETTINGS = {
     "palette": "classic",
     "one_click": False,
     "coordinates": True,
-    "sound": True,  # the low-time beep (and other sounds); off mutes them
+    "sound": True,  # the move click and the low-time beep; off mutes them
+    "stone_marks": False,  # shapes on two-colour stones (3+ colours and accessible palettes always have them)
 }
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,11 +99,11 @@ class Table(ABC):
         self,
         state: Any,
         info: dict[str, str],
-        players: Mapping[int, str],
+        players: Mapping[int, Sequence[str]],
         clocks: Mapping[int, tuple[int, TeamClock]] | None = None,
     ) -> bytes:
-        """The record; `players` maps team -> the name of its first player, `clocks` maps a move's ply to
-        its team and that team's clock after the move (the time left the record notes)."""
+        """The record; `players` maps team -> its players' names in seat order, `clocks` maps a move's ply
+        to its team and that team's clock after the move (the time left the record notes)."""
 
     def _record_times(
         self, info: dict[str, str], clocks: Mapping[int, tuple[int, TeamClock]] | None
@@ -239,16 +239,14 @@ class GoTable(Table):
         self,
         state: GoState,
         info: dict[str, str],
-        players: Mapping[int, str],
+        players: Mapping[int, Sequence[str]],
         clocks: Mapping[int, tuple[int, TeamClock]] | None = None,
     ) -> bytes:
         from miai.formats.sgf.go import dump_go
 
-        for team, prop in ((1, "PB"), (2, "PW")):
-            if team in players:
-                info[prop] = players[team]
         times = self._record_times(info, clocks)
-        return dump_go(state, info=info, rules_key=self.go.preset_key, times=times)
+        colours = {team - 1: names for team, names in players.items()}
+        return dump_go(state, info=info, rules_key=self.go.preset_key, times=times, players=colours)
 
 
 # ----------------------------------------------------------------------------- every other kind
@@ -383,15 +381,15 @@ class KindTable(Table):
         self,
         state: RecordedState[Any],
         info: dict[str, str],
-        players: Mapping[int, str],
+        players: Mapping[int, Sequence[str]],
         clocks: Mapping[int, tuple[int, TeamClock]] | None = None,
     ) -> bytes:
         from miai.formats.sgf.games import PLAYER_LETTERS, dump_game
 
         letters = PLAYER_LETTERS.get(self.key, ())
-        for team, name in players.items():
+        for team, names in players.items():
             if 1 <= team <= len(letters):
-                info[f"P{letters[team - 1]}"] = name
+                info[f"P{letters[team - 1]}"] = ", ".join(names)
         times = self._record_times(info, clocks)
         return dump_game(self.key, state, info, times)  # type: ignore[arg-type]
 

@@ -24,7 +24,7 @@ from miai.server.play.privacy import EVERYONE
 from miai.server.play.stream import CommandStream, Tx, lobby_notice
 from miai.server.realtime.hub import Message
 from miai.server.storage import repo
-from miai.server.storage.models import Game, GameEvent, GamePlayer, User
+from miai.server.storage.models import Game, GameEvent, GamePlayer, SeatRemoval, User
 
 
 class Lobby:
@@ -140,16 +140,22 @@ class Lobby:
         tx.ping_lobby()
 
     def _assign_seats(self, players: list[GamePlayer], options: TableOptions) -> None:
-        """Players who chose no team go at random to teams with free seats; seats follow join order."""
+        """Players who chose no team go at random to teams with free seats; seats follow join order.
+
+        SPEC G17: a player placed now joins their team now, after everyone who chose it. Their join number
+        moves to now as well, so the order holds when the game fills again after someone left."""
         free = [
             t
             for t in range(1, options.teams + 1)
             for _ in range(options.players_per_team - sum(1 for p in players if p.team == t))
         ]
         self._random.shuffle(free)
+        now_seq = max(p.joined_seq for p in players)
         for player in players:
             if player.team is None:
                 player.team = free.pop()
+                now_seq += 1
+                player.joined_seq = now_seq
         for t in range(1, options.teams + 1):
             members = sorted((p for p in players if p.team == t), key=lambda p: p.joined_seq)
             for seat, member in enumerate(members):
@@ -195,6 +201,17 @@ class Lobby:
             removed = [p for p in players if not p.confirmed]
             for p in removed:
                 await tx.db.delete(p)
+                # Kept so that the game page and the dashboard can tell them why (not a silent vanishing).
+                tx.db.add(
+                    SeatRemoval(
+                        user_id=p.user_id,
+                        game_id=game_id,
+                        reason=UNCONFIRMED,
+                        window_seconds=self.confirm_window,
+                        created_at=self.stream.now(),
+                    )
+                )
+                tx.ping_user(p.user_id)
             tx.event("unconfirmed_removed", {"user_ids": [p.user_id for p in removed]})
             await self._carry_on_without(tx, [p for p in players if p.confirmed])
             tx.ping_lobby()
@@ -217,6 +234,7 @@ class Lobby:
 
 
 NO_PLAYERS = "no_players"
+UNCONFIRMED = "unconfirmed"  # a seat removal: the player did not confirm within the window
 
 
 def _roster(players: list[GamePlayer]) -> list[dict[str, Any]]:

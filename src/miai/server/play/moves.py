@@ -18,6 +18,7 @@ from miai.server.notify.mailer import Mailer
 from miai.server.play.clocks import clock_from, clock_json, starting_clocks
 from miai.server.play.kinds import table_of
 from miai.server.play.stream import CommandStream, Live, Tx, bots_of, seat_map
+from miai.server.play.views import recorded_move
 from miai.server.storage import repo
 from miai.server.storage.models import GamePlayer, User
 
@@ -161,13 +162,9 @@ class Moves:
                 }
             )
             tx.event(
-                "move" if team else "draw_agreed",
+                "move",  # an agreed draw too: one `move` event per entry of the snapshot's `moves`
                 {
-                    "ply": s.plies,
-                    "team": team or None,
-                    "seat": seat if team else None,
-                    "move": text,
-                    "user_id": live.seats.get((team, seat)),
+                    **recorded_move(s.plies, team, seat, text, live.seats.get((team, seat))),
                     "position": table.position(s, event=True),
                 },
             )

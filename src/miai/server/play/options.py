@@ -14,7 +14,7 @@ from typing import Any
 import miai.core.games  # noqa: F401  (registers the game kinds)
 from miai.core.clock import ClockMode, TimeControl
 from miai.core.errors import InvalidRules
-from miai.core.go import GoState, KoRule, Rules, new_game, preset
+from miai.core.go import PRESETS, GoState, KoRule, Rules, new_game, preset
 from miai.core.go.rules import MAX_SIZE, MIN_SIZE
 from miai.core.registry import KINDS, GameKind, kind
 from miai.server.errors import BadInput
@@ -188,6 +188,12 @@ class GoOptions(TableOptions):
         self._validate_table()
         if self.handicap and self.teams != 2:
             raise OptionsError("handicap needs exactly two teams")
+        chosen = PRESETS.get(self.preset_key.lower())
+        try:  # new games only: stored games keep whatever handicap they were created with
+            if chosen is not None:
+                chosen.check_handicap(self.size, self.handicap)
+        except InvalidRules as err:
+            raise OptionsError(str(err)) from None
         self.new_state()  # refuses impossible rule combinations with the core's own message
         return self
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -14,8 +14,9 @@ from miai.server.play.kinds import table_of
 from miai.server.play.options import load_options
 from miai.server.play.privacy import Reader
 from miai.server.play.stream import CommandStream
+from miai.server.play.views import recorded_move
 from miai.server.storage import repo
-from miai.server.storage.models import Game, GamePlayer, User
+from miai.server.storage.models import Game, GamePlayer, SeatRemoval, User
 
 
 def _iso(moment: datetime | None) -> str | None:
@@ -48,7 +49,8 @@ async def snapshot(
     # First: if the record changed since `game` was read, this reads the row again (then all below agrees).
     state = await stream.current_state(db, game) if game.status in {"active", "finished"} else None
     players = await repo.players_of(db, game.id)
-    users = await repo.users_by_ids(db, [p.user_id for p in players])
+    challenged = [game.challenge_to] if game.challenge_to is not None else []
+    users = await repo.users_by_ids(db, [p.user_id for p in players] + challenged)
     team = viewer_team(players, user_id)
     data: dict[str, Any] = {
         "id": game.id,
@@ -68,6 +70,7 @@ async def snapshot(
         "to_move": game.to_move,
         "result": game.result,
         "challenge_to": game.challenge_to,
+        "challenge_to_name": users[game.challenge_to].username if game.challenge_to in users else None,
         "match_id": game.match_id,
         "players": [
             {
@@ -91,10 +94,13 @@ async def snapshot(
     data["redo"] = len(game.redo)
     if game.status == "cancelled":
         data["cancelled"] = {"reason": await _cancel_reason(db, game)}
+    # Why the viewer is no longer in this game, when the server took them out of it.
+    removal = await repo.last_removal(db, user_id, game.id) if user_id is not None and not is_player else None
+    data["removed"] = removal_json(removal) if removal is not None else None
     if state is not None:
         data["position"] = table.position(state)
         data["moves"] = [
-            {"ply": m.ply, "team": m.team, "seat": m.seat, "move": m.move, "user_id": m.user_id}
+            recorded_move(m.ply, m.team, m.seat, m.move, m.user_id)
             for m in await repo.moves_of(db, game.id)
             if m.ply <= game.plies  # not a move stored after the row was read
         ]
@@ -121,6 +127,27 @@ async def _cancel_reason(db: AsyncSession, game: Game) -> str | None:
     if why is None:
         return None
     return "declined" if why.type == "declined" else str(why.data.get("reason"))
+
+
+def removal_json(removal: SeatRemoval) -> dict[str, Any]:
+    return {
+        "game_id": removal.game_id,
+        "reason": removal.reason,
+        "window": removal.window_seconds,
+        "at": _iso(removal.created_at),
+    }
+
+
+REMOVALS_SHOWN = timedelta(days=7)  # how long the dashboard tells a player why a game left their list
+
+
+async def recent_removals(db: AsyncSession, user_id: int, now: datetime) -> list[dict[str, Any]]:
+    """The user's seat removals of the last week, newest first, from games they are not in again; one per
+    game (removed, back in and removed again is one game gone from their list)."""
+    newest: dict[int, SeatRemoval] = {}
+    for removal in await repo.removals_since(db, user_id, now - REMOVALS_SHOWN):
+        newest.setdefault(removal.game_id, removal)
+    return [removal_json(r) for r in newest.values()]
 
 
 def shown_name(user: User | None) -> str:
@@ -166,11 +193,15 @@ async def visible_events(db: AsyncSession, game: Game, after: int, user_id: int 
 
 
 async def lobby(db: AsyncSession, user_id: int | None = None) -> list[dict[str, Any]]:
-    """Open public games with free seats; `joined` tells the viewer whether they are in it already."""
+    """Open public games with free seats, challenges included; `joined` tells the viewer whether they are
+    in it already."""
     out = []
-    for game in await repo.open_games(db):
+    games = await repo.open_games(db)
+    challenged = await repo.users_by_ids(db, [g.challenge_to for g in games if g.challenge_to is not None])
+    for game in games:
         options = load_options(game.kind, game.options)
         players = await repo.players_of(db, game.id)
+        to = challenged.get(game.challenge_to) if game.challenge_to is not None else None
         out.append(
             {
                 "id": game.id,
@@ -181,6 +212,9 @@ async def lobby(db: AsyncSession, user_id: int | None = None) -> list[dict[str, 
                 "free": options.seats - len(players),
                 "teams": [sum(1 for p in players if p.team == t) for t in range(1, options.teams + 1)],
                 "joined": user_id is not None and any(p.user_id == user_id for p in players),
+                # A challenge: only this user may join (anyone else is refused with 403).
+                "challenge_to": game.challenge_to,
+                "challenge_to_name": to.username if to is not None else None,
                 "created_at": _iso(game.created_at),
             }
         )

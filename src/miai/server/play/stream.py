@@ -94,7 +94,11 @@ class Tx:
     def ping_players(self, seats: dict[tuple[int, int], int]) -> None:
         """Tell every seated player's dashboard that this game changed."""
         for user_id in set(seats.values()):
-            self.notices.append(Message(f"user:{user_id}", "dashboard", {"game_id": self.game.id}))
+            self.ping_user(user_id)
+
+    def ping_user(self, user_id: int) -> None:
+        """Tell this user's dashboard that this game changed (for them: they may no longer be in it)."""
+        self.notices.append(Message(f"user:{user_id}", "dashboard", {"game_id": self.game.id}))
 
     def ping_lobby(self) -> None:
         self.notices.append(lobby_notice(self.game.id))

@@ -13,6 +13,13 @@ AUTO_PASS = "autopass"
 AGREED_DRAW = "draw"
 
 
+def recorded_move(ply: int, team: int, seat: int, move: str, user_id: int | None) -> dict[str, Any]:
+    """A recorded move as the API shows it (the snapshot's `moves`, `move` events), for every kind. An agreed
+    draw is stored as team 0, seat 0: no team made it, so its `team` and `seat` are null."""
+    mover = {"team": team or None, "seat": seat if team else None}
+    return {"ply": ply, **mover, "move": move, "user_id": user_id}
+
+
 def move_text(state: GoState, move: Move, auto: bool = False) -> str:
     return AUTO_PASS if auto else format_move(move, state.size)
 

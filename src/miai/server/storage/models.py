@@ -218,3 +218,17 @@ class ScoreFlag(Base):
     resolved_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), default=None)
     resolved_at: Mapped[datetime | None] = mapped_column(default=None)
     resolution: Mapped[str | None] = mapped_column(Text, default=None)
+
+
+class SeatRemoval(Base):
+    """A player the server took out of a game before its start (so far only for not confirming in time),
+    kept so that the game page and their dashboard can say why the game is gone from their list."""
+
+    __tablename__ = "seat_removals"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    reason: Mapped[str] = mapped_column(String(16))  # unconfirmed
+    window_seconds: Mapped[float | None] = mapped_column(Double, default=None)  # the confirmation window
+    created_at: Mapped[datetime]

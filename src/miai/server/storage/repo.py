@@ -18,6 +18,7 @@ from miai.server.storage.models import (
     GameMove,
     GamePlayer,
     ScoreFlag,
+    SeatRemoval,
     Session,
     User,
 )
@@ -217,7 +218,7 @@ async def last_event(db: AsyncSession, game_id: int, types: Sequence[str]) -> Ga
 async def open_games(db: AsyncSession, limit: int = 100) -> list[Game]:
     query = (
         select(Game)
-        .where(Game.status == "waiting", Game.visibility == "public", Game.challenge_to.is_(None))
+        .where(Game.status == "waiting", Game.visibility == "public")  # challenges too, marked as such
         .order_by(Game.created_at.desc())
         .limit(limit)
     )
@@ -236,6 +237,34 @@ async def games_of_user(db: AsyncSession, user_id: int, statuses: Sequence[str])
 async def challenges_for(db: AsyncSession, user_id: int) -> list[Game]:
     query = select(Game).where(Game.challenge_to == user_id, Game.status == "waiting")
     return list((await db.execute(query)).scalars())
+
+
+async def removals_since(
+    db: AsyncSession, user_id: int, since: datetime, limit: int = 20
+) -> list[SeatRemoval]:
+    """The user's seat removals since `since`, newest first, leaving out games they are in again."""
+    again = select(GamePlayer.game_id).where(GamePlayer.user_id == user_id)
+    query = (
+        select(SeatRemoval)
+        .where(
+            SeatRemoval.user_id == user_id,
+            SeatRemoval.created_at >= since,
+            SeatRemoval.game_id.not_in(again),
+        )
+        .order_by(SeatRemoval.id.desc())
+        .limit(limit)
+    )
+    return list((await db.execute(query)).scalars())
+
+
+async def last_removal(db: AsyncSession, user_id: int, game_id: int) -> SeatRemoval | None:
+    query = (
+        select(SeatRemoval)
+        .where(SeatRemoval.user_id == user_id, SeatRemoval.game_id == game_id)
+        .order_by(SeatRemoval.id.desc())
+        .limit(1)
+    )
+    return (await db.execute(query)).scalar()
 
 
 async def due_games(db: AsyncSession, now: datetime, limit: int = 100) -> list[tuple[int, int, str]]:

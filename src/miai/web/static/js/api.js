@@ -1,4 +1,6 @@
 // The HTTP API client: JSON in and out, the CSRF header on every write, errors as ApiError.
+import { networkFailed } from './connection.js';
+
 const BASE = '/api/v1';
 let csrfToken = null;
 
@@ -29,6 +31,7 @@ export async function api(method, path, body) {
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch {
+    networkFailed();
     throw new ApiError(0, { error: 'network', message: 'the server cannot be reached; check your connection' });
   }
   if (response.status === 204) return null;

@@ -2,7 +2,8 @@
 // a keyboard cursor (arrow keys, Enter plays) and an ARIA grid naming every point and what is on it.
 import { LETTERS, vertex } from './format.js';
 import { GridBoard } from './gridboard.js';
-import { markSvg, teamStyle, territorySvg } from './palette.js';
+import { teamStyle, territorySvg } from './palette.js';
+import { PressHold } from './presshold.js';
 
 const S = 10; // one grid step in SVG units
 
@@ -40,12 +41,34 @@ export function dameMark(x, y, d) {
 
 export class BoardView extends GridBoard {
   /**
-   * handlers: onActivate(p) on click or Enter, onHover(p | null) as the pointer moves, onCursor(p) when the
-   * keyboard cursor moves, onKey(event) for keys the board does not use.
+   * handlers: onActivate(p) on a press released on p (or a click) or Enter, onHover(p | null) as the pointer
+   * moves, onCursor(p) when the keyboard cursor moves, onKey(event) for keys the board does not use.
    */
   constructor(host, handlers = {}) {
     super(host, handlers, 'Go board');
+    this.svg.classList.add('board-go');
     this.overlayState = {};
+    // Mouse and touch choose a point on release; guide lines show the held point (presshold.js).
+    this.press = new PressHold(this.svg, {
+      pointAt: (x, y) => this.pointAt(x, y),
+      onHold: (p) => this.mark({ guide: p }),
+      onRelease: (p) => {
+        this.setCursor(p, false);
+        this.activate(p, false);
+      },
+    });
+  }
+
+  /** The point whose cell is at client coordinates (x, y), or null: off the board, or something covers it. */
+  pointAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    const cell = el && el.closest ? el.closest('[data-p]') : null;
+    return cell && this.hits.contains(cell) ? Number(cell.dataset.p) : null;
+  }
+
+  /** Pointer events by where they are: a held pointer is captured by the whole board. */
+  pointOf(event) {
+    return event.type.startsWith('pointer') ? this.pointAt(event.clientX, event.clientY) : super.pointOf(event);
   }
 
   get size() {
@@ -79,7 +102,8 @@ export class BoardView extends GridBoard {
   /**
    * view: {size, board (team per point, 0 empty), palette, coords, last (point|null), territory (owner per
    * point|null), dead (Set of points), seki (Set of points: stones in seki), dame (Set of points: empty points
-   * that count for nobody), shade (per point {team, strength 0..1} or null: the Area estimate), label}
+   * that count for nobody), shade (per point {team, strength 0..1} or null: the Area estimate), label,
+   * pressable (a press may play: guide lines show while it is held, and touch does not scroll the page)}
    */
   render(view) {
     const sizeChanged = !this.view || this.view.size !== view.size || this.view.coords !== view.coords;
@@ -91,7 +115,8 @@ export class BoardView extends GridBoard {
     this.svg.setAttribute('viewBox', `0 0 ${full} ${full}`);
     this.svg.setAttribute('aria-label', view.label || `Go board ${n} by ${n}`);
     this.svg.dataset.size = String(n);
-    this.svg.dataset.palette = view.palette;
+    this.svg.style.touchAction = view.pressable ? 'none' : ''; // a finger held on the board aims, not scrolls
+    this.svg.dataset.palette = String(view.palette).split('/')[0];
     if (sizeChanged) this.base.innerHTML = this.grid(n, m, full, view.coords);
     this.marks.innerHTML = this.stones(view);
     this.hitLayer(view, sizeChanged);
@@ -100,15 +125,15 @@ export class BoardView extends GridBoard {
 
   grid(n, m, full, coords) {
     const end = m + (n - 1) * S;
-    let out = `<rect class="wood" x="0" y="0" width="${full}" height="${full}" rx="2"/>`;
+    let out = `<rect class="wood" x="0" y="0" width="${full}" height="${full}" rx="2" fill="${this.woodPaint()}"/>`;
     let lines = '';
-    for (let i = 0; i < n; i++) {
+    for (let i = 1; i < n - 1; i++) {
       const t = m + i * S;
       lines += `M${m} ${t}H${end}M${t} ${m}V${end}`;
     }
-    out += `<path class="lines" d="${lines}"/>`;
+    out += `<path class="lines" d="${lines}"/><rect class="edge" x="${m}" y="${m}" width="${end - m}" height="${end - m}"/>`;
     for (const [c, r] of starPoints(n)) {
-      out += `<circle class="star" cx="${m + c * S}" cy="${m + (n - 1 - r) * S}" r="${S * 0.11}"/>`;
+      out += `<circle class="star" cx="${m + c * S}" cy="${m + (n - 1 - r) * S}" r="${S * 0.12}"/>`;
     }
     if (coords) {
       for (let i = 0; i < n; i++) {
@@ -129,14 +154,18 @@ export class BoardView extends GridBoard {
     let out = '';
     const dead = view.dead || new Set();
     if (view.shade) out += this.shading(view);
+    let shadows = ''; // all shadows first, so that none falls on a neighbouring stone
+    let stones = '';
     view.board.forEach((team, p) => {
       if (!team) return;
       const style = teamStyle(view.palette, team);
       const x = this.x(p);
       const y = this.y(p);
+      if (!dead.has(p)) shadows += this.shadowSvg(x, y, r);
       const cls = dead.has(p) ? 'stone dead' : 'stone';
-      out += `<g class="${cls}" data-team="${team}"><circle cx="${x}" cy="${y}" r="${r}" fill="${style.fill}" class="${style.outline ? 'hc' : ''}"/>${markSvg(style, x, y, S * 0.2)}</g>`;
+      stones += `<g class="${cls}" data-team="${team}">${this.stoneSvg(style, x, y, r)}</g>`;
     });
+    out += `<g class="shadows">${shadows}</g>${stones}`;
     if (view.territory) {
       view.territory.forEach((owner, p) => {
         if (!owner || (view.board[p] && !dead.has(p))) return;
@@ -153,7 +182,7 @@ export class BoardView extends GridBoard {
       if (!view.board[p]) out += dameMark(this.x(p), this.y(p), S * 0.2);
     });
     if (view.last !== null && view.last !== undefined && view.board[view.last]) {
-      out += `<circle class="last-move" cx="${this.x(view.last)}" cy="${this.y(view.last)}" r="${r + S * 0.04}"/>`;
+      out += this.lastMoveSvg(teamStyle(view.palette, view.board[view.last]), this.x(view.last), this.y(view.last), r);
     }
     return out;
   }
@@ -210,30 +239,45 @@ export class BoardView extends GridBoard {
     }
   }
 
+  /** Dgo's red guide lines along the row and the column of a held point, from edge to edge. */
+  guideSvg(p) {
+    const lo = this.margin;
+    const hi = this.margin + (this.view.size - 1) * S;
+    const x = this.x(p);
+    const y = this.y(p);
+    return `<g class="guide" data-point="${p}" stroke="#d7191c" stroke-width="${S * 0.09}" stroke-linecap="round">`
+      + `<line class="guide-row" x1="${lo}" y1="${y}" x2="${hi}" y2="${y}"/>`
+      + `<line class="guide-col" x1="${x}" y1="${lo}" x2="${x}" y2="${hi}"/></g>`;
+  }
+
   /** Change some transient marks and keep the others. */
   mark(changes) {
     this.overlay({ ...this.overlayState, ...changes });
   }
 
-  /** Transient marks: {hover: {p, team, legal}, preview: {p, team}}; the keyboard cursor is drawn too. */
+  /**
+   * Transient marks: {hover: {p, team, legal}, preview: {p, team}, guide: p (held down, drawn when
+   * view.pressable)}; the keyboard cursor is drawn too.
+   */
   overlay(state) {
     this.overlayState = state;
     if (!this.view) return;
     const r = S * 0.48;
     let out = '';
-    const { hover, preview } = state;
+    const { hover, preview, guide } = state;
+    if (guide !== null && guide !== undefined && this.view.pressable) out += this.guideSvg(guide);
     if (preview && !this.view.board[preview.p]) {
       const style = teamStyle(this.view.palette, preview.team);
       const x = this.x(preview.p);
       const y = this.y(preview.p);
-      out += `<g class="preview"><circle cx="${x}" cy="${y}" r="${r}" fill="${style.fill}"/>${markSvg(style, x, y, S * 0.2)}</g>`;
+      out += `<g class="preview">${this.stoneSvg(style, x, y, r)}</g>`;
     }
     if (hover && (!preview || hover.p !== preview.p)) {
       const x = this.x(hover.p);
       const y = this.y(hover.p);
       if (hover.legal) {
         const style = teamStyle(this.view.palette, hover.team);
-        out += `<g class="ghost"><circle cx="${x}" cy="${y}" r="${r}" fill="${style.fill}"/>${markSvg(style, x, y, S * 0.2)}</g>`;
+        out += `<g class="ghost">${this.stoneSvg(style, x, y, r)}</g>`;
       } else {
         const d = S * 0.22;
         out += `<path class="illegal" d="M${x - d} ${y - d}L${x + d} ${y + d}M${x + d} ${y - d}L${x - d} ${y + d}"/>`;

@@ -78,6 +78,9 @@ export function icon(name) {
     prev: 'M17 4v16L6 12z',
     next: 'M7 4v16l11-8z',
     last: 'M17 4h2v16h-2zM5 4v16l11-8z',
+    fullscreen: 'M4 4h6v2H6v4H4zM14 4h6v6h-2V6h-4zM4 14h2v4h4v2H4zM18 14h2v6h-6v-2h4z',
+    sound: 'M3 9h4l5-5v16l-5-5H3zM14.5 8.2a5 5 0 0 1 0 7.6l-1.4-1.4a3 3 0 0 0 0-4.8zM17.3 5.4a9 9 0 0 1 0 13.2l-1.4-1.4a7 7 0 0 0 0-10.4z',
+    muted: 'M3 9h4l5-5v16l-5-5H3zM15 9.4l1.4-1.4 2.1 2.1 2.1-2.1 1.4 1.4-2.1 2.1 2.1 2.1-1.4 1.4-2.1-2.1-2.1 2.1-1.4-1.4 2.1-2.1z',
   };
   const span = document.createElement('span');
   span.className = 'icon';

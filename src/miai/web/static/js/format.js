@@ -21,6 +21,12 @@ export function duration(seconds) {
   return parts.slice(0, 2).join(' ') || '0 s';
 }
 
+/** Why the server took a player out of a game (a snapshot's `removed`): "you did not confirm within 5 min". */
+export function removalReason(r) {
+  if (r.reason === 'unconfirmed') return `you did not confirm within ${duration(r.window)}`;
+  return 'the server took you out of it';
+}
+
 /** A countdown: "2d 03h", "5:04:09", "04:09". */
 export function countdown(seconds) {
   seconds = Math.max(0, Math.floor(seconds));
@@ -66,15 +72,22 @@ export function clockText(o) {
   return per;
 }
 
+/** Whether a game's options are a practice game's: against the computer, or both colours at one screen. */
+export function isPractice(o) {
+  return o.mode === 'computer' || o.mode === 'local';
+}
+
 /** One line about a game's options, for lists (`kind`: the game; Go when absent; `time`: with the clock). */
 export function optionsSummary(o, kind = o.kind, time = true) {
   const entry = kindOf(kind);
-  if (entry) {
-    const parts = [entry.title, `${o.size}×${o.size}`, ...entry.describeOptions(o)];
-    if (time) parts.push(clockText(o));
-    if (o.visibility === 'private') parts.push('private');
+  // A practice game has no clock worth reading and is private by nature: neither is said.
+  const practice = isPractice(o);
+  const tail = (parts) => {
+    if (time && !practice) parts.push(clockText(o));
+    if (o.visibility === 'private' && !practice) parts.push('private');
     return parts.join(' · ');
-  }
+  };
+  if (entry) return tail([entry.title, `${o.size}×${o.size}`, ...entry.describeOptions(o)]);
   const parts = [
     `${o.size}×${o.size}`,
     o.players_per_team > 1 ? `${o.teams} teams of ${o.players_per_team}` : `${o.teams} colours`,
@@ -86,9 +99,7 @@ export function optionsSummary(o, kind = o.kind, time = true) {
   if (o.capture_points) parts.push('capture points');
   if (o.remove_inactive_stones) parts.push('inactive stones removed');
   if (o.move_limit) parts.push(`limit ${o.move_limit} rounds`);
-  if (time) parts.push(clockText(o));
-  if (o.visibility === 'private') parts.push('private');
-  return parts.join(' · ');
+  return tail(parts);
 }
 
 export const END_REASONS = {
@@ -141,5 +152,5 @@ export function endingText(r, name) {
 }
 
 export function moveText(move) {
-  return { pass: 'pass', resign: 'resigns', timeout: 'times out', autopass: 'passes (no legal move)', draw: 'agreed draw' }[move] || move;
+  return { pass: 'pass', resign: 'resigns', timeout: 'times out', autopass: 'passes (no legal move)', draw: 'agreed to a draw' }[move] || move;
 }

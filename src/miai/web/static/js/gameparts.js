@@ -7,9 +7,16 @@ import { swatch, teamStyle } from './palette.js';
 
 const PLAYER_STATES = { resigned: 'resigned', timed_out: 'timed out' };
 
-/** The game's own names for its teams ("White", "Black"), or null for Go, whose teams are numbered. */
-export function teamNames(snap) {
-  return kindOf(snap.kind) && snap.team_names ? snap.team_names : null;
+/**
+ * The teams' names: the game's own ("White", "Black"); with `palette`, a two-colour Go game's stone colours
+ * ("Black", "White"), as its players call them; else null: multi-colour Go numbers its teams.
+ */
+export function teamNames(snap, palette = null) {
+  if (kindOf(snap.kind) && snap.team_names) return snap.team_names;
+  if (palette && !kindOf(snap.kind) && snap.options.teams === 2) {
+    return [1, 2].map((t) => teamWord(palette, t));
+  }
+  return null;
 }
 
 export function teamName(palette, t, names = null) {
@@ -27,6 +34,53 @@ export function playerName(snap, team, seat) {
 /** A person by username; a computer by engine and level ("Miai, level 3"), as the server names it. */
 export function shownName(p) {
   return p.name || p.username;
+}
+
+/** A team's players in turn order. */
+function members(snap, t) {
+  return snap.players.filter((p) => p.team === t).sort((a, b) => (a.seat ?? 99) - (b.seat ?? 99));
+}
+
+/** Whether every seat of the game is taken by a player of a known team. */
+function seated(snap) {
+  const o = snap.options;
+  return snap.players.filter((p) => p.team).length === o.teams * o.players_per_team;
+}
+
+/**
+ * The game page's heading, as players name a game: "You vs computer, level 3", "Local game: two players",
+ * "alice vs bob" (teams of several: "alice & carol vs bob & dave"), "4-colour game"; `unseated` ("Game 7")
+ * while seats are free.
+ */
+export function gameTitle(snap, unseated = `Game ${snap.id}`) {
+  const o = snap.options;
+  const you = snap.you ? snap.you.user_id : null;
+  const person = (p, first) => (p.user_id === you ? (first ? 'You' : 'you') : shownName(p));
+  if (o.mode === 'local') return 'Local game: two players';
+  if (o.mode === 'computer') {
+    const human = snap.players.find((p) => p.computer === null || p.computer === undefined);
+    const computer = snap.players.find((p) => p.computer !== null && p.computer !== undefined);
+    const level = computer ? computer.computer : o.level;
+    const engine = /^\d+$/.test(String(level)) ? `computer, level ${level}` : `computer (${computer ? shownName(computer) : level})`;
+    return `${human ? person(human, true) : 'Someone'} vs ${engine}`;
+  }
+  if (o.teams > 2) return `${o.teams}-colour game`;
+  if (!seated(snap)) return unseated;
+  const side = (t, first) => members(snap, t).map((p, i) => person(p, first && i === 0)).join(' & ');
+  return `${side(1, true)} vs ${side(2, false)}`;
+}
+
+/**
+ * The name beside a team's clock: the player's own name in a two-player game, else the team's name with
+ * its players after it ({name, players}; players '' when there is nobody to list).
+ */
+export function clockNames(snap, palette, t) {
+  const o = snap.options;
+  const team = teamName(palette, t, teamNames(snap, palette));
+  const names = members(snap, t).map(shownName);
+  if (o.mode === 'local' || !names.length) return { name: team, players: '', team };
+  if (o.teams === 2 && o.players_per_team === 1) return { name: names[0], players: '', team };
+  return { name: team, players: names.join(', '), team };
 }
 
 /** The team list: members in turn order, who is on move, resigned / timed-out players, captures. */
@@ -48,7 +102,7 @@ export function teamsList(snap, palette, position) {
         h(
           'div.team-head',
           swatch(palette, t, 20),
-          h('strong', teamName(palette, t, teamNames(snap))),
+          h('strong', teamName(palette, t, teamNames(snap, palette))),
           out ? h('span.tag.out', 'out') : null,
           onMove ? h('span.tag.move', 'to move') : null,
           captures !== null ? h('span.captures', `captures: ${captures}`) : null,
@@ -76,11 +130,14 @@ export function teamsList(snap, palette, position) {
       ),
     );
   }
+  // SPEC G17: players who chose no team are placed when the game fills, after those who chose that team.
   const unassigned = snap.players.filter((p) => p.team === null);
   if (unassigned.length) {
     items.push(
-      h('li.team', h('div.team-head', h('strong', 'Team chosen at random when the game is full')),
-        h('ul.members', unassigned.map((p) => h('li', shownName(p))))),
+      h('li.team#unplaced', h('div.team-head', h('strong', 'Any team — placed when the game fills')),
+        h('p.small.muted', 'Placed at random in a team with a free seat, after the players who chose that team.'),
+        h('ul.members', unassigned.map((p) => h('li', { dataset: { user: String(p.user_id) } }, h('span.name', shownName(p)),
+          snap.you && p.user_id === snap.you.user_id ? h('span.tag', 'you') : null)))),
     );
   }
   return h('ul.teams', items);
@@ -97,14 +154,14 @@ export function resultSection(snap, palette) {
   const r = snap.result;
   if (!r) return null;
   const entry = kindOf(snap.kind);
-  const word = (t) => teamWord(palette, t, teamNames(snap));
+  const word = (t) => teamWord(palette, t, teamNames(snap, palette));
   if (entry) {
     // A game's own endings ("White cannot move") in its own words; leaving the game reads as in Go.
     const left = r.reason === 'resign' || r.reason === 'timeout';
     const text = left ? endingText(r, word) : `${resultHeadline(entry, r, teamNames(snap) || [])}.`;
     return h('div.result', h('p.headline', { id: 'result-headline' }, text));
   }
-  const names = (teams) => teams.map((t) => teamName(palette, t)).join(', ');
+  const names = (teams) => teams.map((t) => teamName(palette, t, teamNames(snap, palette))).join(', ');
   const scored = Boolean(r.scores && r.scores.length);
   // Only the parts that make up the total under these rules (core scoring: area and DipGo count stones,
   // territory scoring subtracts lost and dead stones instead).

@@ -1,6 +1,8 @@
 // What the Go board (board.js) and the other games' boards (games/cellboard.js) share: an SVG with a base
 // layer, pieces, an overlay and a layer of focusable cells (an ARIA grid), a keyboard cursor (arrow keys,
-// Home/End, Enter or Space activates, Escape cancels a half-entered move) and clicks.
+// Home/End, Enter or Space activates, Escape cancels a half-entered move), clicks, and how stones are painted
+// (a lit gradient per colour, defined once per board, a soft shadow, the last move's ring).
+import { markSvg, rimColour, shadowGradient, stoneGradient } from './palette.js';
 
 const NS = 'http://www.w3.org/2000/svg';
 let boards = 0;
@@ -17,13 +19,15 @@ export class GridBoard {
     this.svg.setAttribute('role', 'grid');
     this.svg.setAttribute('tabindex', '0');
     this.svg.setAttribute('aria-roledescription', roleDescription);
+    this.defs = document.createElementNS(NS, 'defs');
+    this.painted = new Set(); // ids of the gradients in this.defs
     this.base = document.createElementNS(NS, 'g');
     this.marks = document.createElementNS(NS, 'g');
     this.over = document.createElementNS(NS, 'g');
     this.hits = document.createElementNS(NS, 'g');
     for (const layer of [this.base, this.marks, this.over]) layer.setAttribute('aria-hidden', 'true');
     this.over.classList.add('overlay');
-    this.svg.append(this.base, this.marks, this.over, this.hits);
+    this.svg.append(this.defs, this.base, this.marks, this.over, this.hits);
     host.append(this.svg);
     this.svg.addEventListener('pointermove', (e) => this.pointed(this.pointOf(e)));
     this.svg.addEventListener('pointerleave', () => this.pointed(null));
@@ -42,6 +46,41 @@ export class GridBoard {
       this.keyboard = true;
       this.setCursor(this.cursor === null ? this.centre() : this.cursor, true);
     });
+  }
+
+  /** `url(#id)` of a gradient, added to this board's defs the first time it is asked for. */
+  paint(id, markup) {
+    if (!this.painted.has(id)) {
+      this.painted.add(id);
+      this.defs.insertAdjacentHTML('beforeend', markup(id));
+    }
+    return `url(#${id})`;
+  }
+
+  /** The board's wood: faint diagonal bands, lighter and darker, around the wood colour (app.css --wood). */
+  woodPaint() {
+    return this.paint(`${this.id}-wood`, (id) => `<linearGradient id="${id}" x1="0" y1="0" x2="1" y2="1">`
+      + '<stop offset="0" stop-color="#e0b862"/><stop offset=".3" stop-color="#d9b05a"/><stop offset=".55" stop-color="#dfb660"/>'
+      + '<stop offset=".8" stop-color="#d8ae56"/><stop offset="1" stop-color="#ddb45d"/></linearGradient>');
+  }
+
+  /** A stone of a team's `style` centred on (x, y) with radius r: lit, rimmed, and marked unless plain. */
+  stoneSvg(style, x, y, r) {
+    const fill = this.paint(`${this.id}-stone-${style.fill.slice(1).toLowerCase()}`, (id) => stoneGradient(id, style.fill));
+    const cls = style.outline ? ' class="hc"' : '';
+    return `<circle cx="${x.toFixed(2)}" cy="${y.toFixed(2)}" r="${r.toFixed(2)}" fill="${fill}" stroke="${rimColour(style)}"${cls}/>${markSvg(style, x, y, r * 0.42)}`;
+  }
+
+  /** The shadow a stone of radius r at (x, y) casts down and to the right (drawn under every stone). */
+  shadowSvg(x, y, r) {
+    const fill = this.paint(`${this.id}-shadow`, shadowGradient);
+    return `<circle class="shadow" cx="${(x + r * 0.12).toFixed(2)}" cy="${(y + r * 0.18).toFixed(2)}" r="${(r * 1.1).toFixed(2)}" fill="${fill}"/>`;
+  }
+
+  /** The last move's ring inside its stone, in the colour that shows on that stone. */
+  lastMoveSvg(style, x, y, r) {
+    const ring = style.marked === false ? 0.5 : 0.72; // around the mark when the stone carries one
+    return `<circle class="last-move" data-ink="${style.ink}" cx="${x.toFixed(2)}" cy="${y.toFixed(2)}" r="${(r * ring).toFixed(2)}" stroke="${style.ink}" stroke-width="${(r * 0.14).toFixed(2)}"/>`;
   }
 
   pointOf(event) {

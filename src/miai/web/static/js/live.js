@@ -1,49 +1,10 @@
-// Websockets that come back: exponential backoff with jitter, a keep-alive ping, and a banner while down.
+// Websockets that come back: exponential backoff with jitter, a keep-alive ping that must be answered, and
+// the connection banner (connection.js) while down.
+import { socketLost, socketOk } from './connection.js';
 
 const PERMANENT = new Set([4401, 4403, 4404, 4422]); // the server refused us; retrying will not help
-const lost = new Map(); // socket name -> seconds until the next attempt
-let bannerTimer = null;
-
-function renderBanner() {
-  const banner = document.getElementById('banner');
-  if (!banner) return;
-  if (lost.size === 0) {
-    banner.hidden = true;
-    banner.replaceChildren();
-    return;
-  }
-  const waits = [...lost.values()].filter((s) => s !== null);
-  const text = waits.length
-    ? `Connection lost. Reconnecting in ${Math.max(0, Math.min(...waits))} s…`
-    : 'Connection lost. Reconnecting…';
-  const retry = document.createElement('button');
-  retry.textContent = 'Retry now';
-  retry.className = 'secondary small';
-  retry.addEventListener('click', () => window.dispatchEvent(new Event('miai:retry')));
-  const span = document.createElement('span');
-  span.textContent = text;
-  banner.replaceChildren(span, retry);
-  banner.hidden = false;
-}
-
-function markLost(name, seconds) {
-  lost.set(name, seconds);
-  renderBanner();
-  if (!bannerTimer) {
-    bannerTimer = setInterval(() => {
-      for (const [key, s] of lost) if (s !== null) lost.set(key, Math.max(0, s - 1));
-      if (lost.size === 0) {
-        clearInterval(bannerTimer);
-        bannerTimer = null;
-      }
-      renderBanner();
-    }, 1000);
-  }
-}
-
-function markOk(name) {
-  if (lost.delete(name)) renderBanner();
-}
+const PING_EVERY = 25000;
+const ANSWER_WITHIN = 10000; // a socket that answers nothing this long after a ping is dead (a half-open TCP link)
 
 export function socketUrl(path) {
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
@@ -52,7 +13,8 @@ export function socketUrl(path) {
 
 /**
  * A websocket that reconnects itself. `url()` is called before every attempt, so it can carry the last
- * version seen (`since`) for a resync. `onOpen(reconnected)` runs after each successful connect.
+ * version seen (`since`) for a resync. `onOpen(reconnected)` runs after each successful connect;
+ * `reconnected` is true unless it is the first attempt.
  */
 export class LiveSocket {
   constructor(name, { url, onMessage, onOpen = () => {}, onGiveUp = () => {}, check = null, baseDelay = 500, maxDelay = 30000 }) {
@@ -70,6 +32,7 @@ export class LiveSocket {
     this.ws = null;
     this.retryTimer = null;
     this.pingTimer = null;
+    this.answerTimer = null;
     this.retryNow = () => {
       if (!this.stopped && this.retryTimer) {
         clearTimeout(this.retryTimer);
@@ -77,21 +40,28 @@ export class LiveSocket {
         this.connect();
       }
     };
+    const online = () => {
+      this.retryNow();
+      this.ping();
+    };
+    // miai:recheck: a request failed on the network (connection.js); offline: this socket is dead too.
+    this.listeners = { 'miai:retry': this.retryNow, online, 'miai:recheck': () => this.ping(), offline: () => this.dropConnection() };
   }
 
   start() {
     this.stopped = false;
-    window.addEventListener('miai:retry', this.retryNow);
+    for (const [event, fn] of Object.entries(this.listeners)) window.addEventListener(event, fn);
     this.connect();
     return this;
   }
 
   stop() {
     this.stopped = true;
-    window.removeEventListener('miai:retry', this.retryNow);
+    for (const [event, fn] of Object.entries(this.listeners)) window.removeEventListener(event, fn);
     clearTimeout(this.retryTimer);
     clearInterval(this.pingTimer);
-    markOk(this.name);
+    clearTimeout(this.answerTimer);
+    socketOk(this.name);
     if (this.ws) {
       this.ws.onclose = null;
       this.ws.close(1000);
@@ -109,6 +79,28 @@ export class LiveSocket {
     return true;
   }
 
+  /** Ping, and count the socket dead unless something arrives soon (a request just failed, or keep-alive). */
+  ping() {
+    if (this.stopped || !this.connected || this.answerTimer) return;
+    this.send({ t: 'ping' });
+    this.answerTimer = setTimeout(() => {
+      this.answerTimer = null;
+      this.dropConnection();
+    }, ANSWER_WITHIN);
+  }
+
+  /** Give up on the current connection (the browser went offline, or it stopped answering) and retry. */
+  dropConnection() {
+    if (this.stopped || !this.ws) return;
+    const ws = this.ws;
+    this.ws = null; // its close event, whenever it comes, is ignored
+    clearInterval(this.pingTimer);
+    clearTimeout(this.answerTimer);
+    this.answerTimer = null;
+    ws.close();
+    this.scheduleRetry();
+  }
+
   connect() {
     if (this.stopped) return;
     let ws;
@@ -121,16 +113,20 @@ export class LiveSocket {
     this.ws = ws;
     let opened = false;
     ws.onopen = () => {
+      if (this.ws !== ws) return;
       opened = true;
-      const reconnected = this.everOpen;
+      const reconnected = this.everOpen || this.attempt > 0; // after failed attempts, too, something was missed
       this.everOpen = true;
       this.attempt = 0;
-      markOk(this.name);
+      socketOk(this.name);
       clearInterval(this.pingTimer);
-      this.pingTimer = setInterval(() => this.send({ t: 'ping' }), 25000);
+      this.pingTimer = setInterval(() => this.ping(), PING_EVERY);
       this.onOpen(reconnected);
     };
     ws.onmessage = (event) => {
+      if (this.ws !== ws) return;
+      clearTimeout(this.answerTimer); // it is alive
+      this.answerTimer = null;
       let message;
       try {
         message = JSON.parse(event.data);
@@ -140,8 +136,10 @@ export class LiveSocket {
       this.onMessage(message);
     };
     ws.onclose = (event) => {
-      clearInterval(this.pingTimer);
       if (this.ws !== ws) return;
+      clearInterval(this.pingTimer);
+      clearTimeout(this.answerTimer);
+      this.answerTimer = null;
       this.ws = null;
       if (this.stopped) return;
       if (PERMANENT.has(event.code)) {
@@ -163,14 +161,14 @@ export class LiveSocket {
 
   giveUp(code, reason) {
     this.stopped = true;
-    markOk(this.name);
+    socketOk(this.name);
     this.onGiveUp(code, reason);
   }
 
   scheduleRetry() {
     const delay = Math.min(this.maxDelay, this.baseDelay * 2 ** this.attempt) * (0.75 + Math.random() * 0.5);
     this.attempt += 1;
-    markLost(this.name, Math.ceil(delay / 1000));
+    socketLost(this.name, Math.ceil(delay / 1000));
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
       this.connect();

@@ -1,5 +1,5 @@
-// The game record beside the board: every move in the game's own notation, the shown one in bold; a move is a
-// button that shows the board after it (when the page has the history).
+// The game record beside the board: every move in the game's own notation after its team's stone, the shown one
+// highlighted; a move is a button that shows the board after it (when the page has the history).
 import { clear, h } from './dom.js';
 
 export class MoveList {
@@ -13,15 +13,21 @@ export class MoveList {
     this.current = null;
   }
 
-  /** moves: [{team, move}]; label(team) and text(move) for people; `steppable` when clicks can show a move. */
-  render(moves, label, text, steppable, shown) {
+  /**
+   * moves: [{team, move}]; label(team) and text(move) for people; mark(team) the team's stone (a node), shown
+   * instead of its name (which screen readers still read), or null to show the name; `steppable` when clicks
+   * can show a move.
+   */
+  render(moves, label, text, steppable, shown, mark = () => null) {
     this.card.hidden = moves === null;
     if (moves === null) return;
     this.empty.hidden = moves.length > 0;
     this.items = moves.map((m, i) => {
-      const words = `${label(m.team)} ${text(m.move)}`;
+      const stone = mark(m.team);
+      const who = stone ? [stone, h('span.sr-only', `${label(m.team)} `)] : [`${label(m.team)} `];
+      const words = [...who, text(m.move)];
       return h('li', { dataset: { ply: String(i + 1) } },
-        steppable ? h('button.link', { type: 'button', onclick: () => this.onPick(i + 1) }, words) : words);
+        steppable ? h('button.link', { type: 'button', onclick: () => this.onPick(i + 1) }, ...words) : words);
     });
     clear(this.list, this.items);
     this.current = null;

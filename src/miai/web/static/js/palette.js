@@ -1,4 +1,5 @@
-// Team colours from the user's palette, each with its own shape or letter, so no one relies on hue alone.
+// Team colours from the user's palette, each with its own shape or letter, so no one relies on hue alone; how
+// stones are painted (a lit gradient per colour, a soft shadow) and when the shapes are drawn on them.
 
 export const PALETTES = {
   classic: [
@@ -43,20 +44,71 @@ function luminance(hex) {
   return 0.2126 * channel(1) + 0.7152 * channel(3) + 0.0722 * channel(5);
 }
 
+// Palettes made for colour-blind or low-vision players: their stones always carry the shapes.
+const MARKED_PALETTES = new Set(['okabe-ito', 'tol-bright', 'tol-muted', 'high-contrast']);
+
 /**
- * {fill, name, ink (black or white for marks on the stone), shape, letter} of team t (from 1). A palette name
- * may end in "/swap": the first two colours change places (games whose first player is White, as in Amazons).
+ * Whether stones carry their team's shape: with more than two colours, on the accessible palettes, or when
+ * the player asked for them (the `stone_marks` setting). Black and white alone need no shapes.
+ */
+export function marksShown(base, teams, always = false) {
+  return Boolean(always) || teams > 2 || MARKED_PALETTES.has(String(base).split('/')[0]);
+}
+
+/** The palette name a board draws with: `name` plus "/plain" when its stones go without shapes. */
+export function boardPalette(name, teams, always = false) {
+  return marksShown(name, teams, always) ? name : `${name}/plain`;
+}
+
+/**
+ * {fill, name, ink (black or white for marks on the stone), shape, letter, marked} of team t (from 1). A
+ * palette name may carry flags after "/": "swap", the first two colours change places (games whose first
+ * player is White, as in Amazons); "plain", no shapes on the stones (`marked` false).
  */
 export function teamStyle(paletteName, t) {
-  const [base, order] = String(paletteName).split('/');
+  const [base, ...flags] = String(paletteName).split('/');
   const palette = PALETTES[base] || PALETTES.classic;
-  const i = order === 'swap' && t <= 2 ? 2 - t : t - 1;
+  const i = flags.includes('swap') && t <= 2 ? 2 - t : t - 1;
   const [fill, colourName] = palette[i % palette.length];
   const round = Math.floor(i / palette.length);
   const name = round ? `${colourName} ${round + 1}` : colourName;
   const ink = luminance(fill) > 0.35 ? '#000000' : '#ffffff';
   const shape = t <= SHAPES.length ? SHAPES[t - 1] : null;
-  return { fill, name, ink, shape, letter: shape ? null : String(t), outline: base === 'high-contrast' };
+  const marked = !flags.includes('plain');
+  return { fill, name, ink, shape, letter: shape ? null : String(t), outline: base === 'high-contrast', marked };
+}
+
+/** `hex` mixed with white (amount > 0) or black (amount < 0), as #rrggbb. */
+function shade(hex, amount) {
+  const target = amount > 0 ? 255 : 0;
+  const a = Math.abs(amount);
+  const channel = (i) => Math.round(parseInt(hex.slice(i, i + 2), 16) * (1 - a) + target * a);
+  return `#${[1, 3, 5].map((i) => channel(i).toString(16).padStart(2, '0')).join('')}`;
+}
+
+/**
+ * A stone's paint: a radial gradient lit from the upper left, the colour itself over most of the stone and
+ * a darker rim (a black stone gets a grey sheen, a white one a warm shadow at its edge).
+ */
+export function stoneGradient(id, fill) {
+  const dark = luminance(fill) < 0.02;
+  const light = dark ? shade(fill, 0.38) : shade(fill, 0.55);
+  const rim = dark ? '#000000' : shade(fill, luminance(fill) > 0.8 ? -0.22 : -0.3);
+  return `<radialGradient id="${id}" cx="50%" cy="50%" r="50%" fx="36%" fy="30%">`
+    + `<stop offset="0" stop-color="${light}"/><stop offset=".42" stop-color="${fill}"/>`
+    + `<stop offset=".86" stop-color="${fill}"/><stop offset="1" stop-color="${rim}"/></radialGradient>`;
+}
+
+/** The soft shadow under stones: dark in the middle, fading out at the edge. */
+export function shadowGradient(id) {
+  return `<radialGradient id="${id}"><stop offset=".62" stop-color="#000" stop-opacity=".42"/>`
+    + '<stop offset="1" stop-color="#000" stop-opacity="0"/></radialGradient>';
+}
+
+/** The edge of a stone: a thin line a little darker than the stone (thick black on the high-contrast palette). */
+export function rimColour(style) {
+  if (style.outline) return '#000000';
+  return luminance(style.fill) < 0.02 ? '#000000' : shade(style.fill, -0.42);
 }
 
 const f = (n) => n.toFixed(2);
@@ -116,8 +168,9 @@ export function shapePath(shape, x, y, r) {
   }
 }
 
-/** SVG markup of a team's mark on its own stone, centred at (x, y) with radius r. */
+/** SVG markup of a team's mark on its own stone, centred at (x, y) with radius r (none on plain stones). */
 export function markSvg(style, x, y, r) {
+  if (style.marked === false) return '';
   if (!style.shape) {
     return `<text x="${f(x)}" y="${f(y)}" fill="${style.ink}" font-size="${f(r * 1.9)}" font-weight="700" text-anchor="middle" dominant-baseline="central">${style.letter}</text>`;
   }
@@ -136,12 +189,16 @@ export function territorySvg(style, x, y, r) {
   return `<path d="${shapePath(style.shape, x, y, r)}" fill="${style.fill}" fill-rule="evenodd" stroke="#222" stroke-width="${sw}" stroke-linejoin="round"/>`;
 }
 
-/** A small standalone SVG swatch (stone + mark) for legends and team lists. */
+let swatches = 0;
+
+/** A small standalone SVG swatch (a stone, with its mark unless the palette is plain) for legends and lists. */
 export function swatch(paletteName, team, size = 18) {
   const style = teamStyle(paletteName, team);
   const wrapper = document.createElement('span');
   wrapper.className = 'swatch';
   wrapper.setAttribute('aria-hidden', 'true');
-  wrapper.innerHTML = `<svg viewBox="0 0 20 20" width="${size}" height="${size}"><circle cx="10" cy="10" r="9" fill="${style.fill}" stroke="#222" stroke-width="1"/>${markSvg(style, 10, 10, 4.2)}</svg>`;
+  const id = `swatch${++swatches}`; // gradient ids are document-wide
+  const stroke = style.outline ? 1.4 : 0.8;
+  wrapper.innerHTML = `<svg viewBox="0 0 20 20" width="${size}" height="${size}"><defs>${stoneGradient(id, style.fill)}</defs><circle cx="10" cy="10" r="9" fill="url(#${id})" stroke="${rimColour(style)}" stroke-width="${stroke}"/>${markSvg(style, 10, 10, 4.2)}</svg>`;
   return wrapper;
 }

@@ -1,7 +1,9 @@
 // Who is logged in, with their settings; other modules subscribe to changes.
 import { ApiError, del, get, patch, post, setCsrf } from './api.js';
 
-export const DEFAULT_SETTINGS = { palette: 'classic', one_click: false, coordinates: true, email_notifications: true, sound: true };
+export const DEFAULT_SETTINGS = {
+  palette: 'classic', one_click: false, coordinates: true, email_notifications: true, sound: true, stone_marks: false,
+};
 const listeners = new Set();
 export const session = { user: null };
 

@@ -158,17 +158,18 @@ export class AmazonsBoard extends CellBoard {
     let out = '';
     const last = this.lastMove();
     if (last) {
+      // The last move's three squares tinted under the pieces (from, to, arrow), and the path it took.
+      out += `<path class="last-from" d="${this.cellPath(last.from)}"/><path class="last-move last-to" d="${this.cellPath(last.to)}"/>`;
+      out += `<path class="last-arrow" d="${this.cellPath(last.arrow)}"/>`;
       const [x1, y1] = this.xy(last.from);
       const [x2, y2] = this.xy(last.to);
       const [x3, y3] = this.xy(last.arrow);
       out += `<path class="last-trail" d="M${f(x1)} ${f(y1)}L${f(x2)} ${f(y2)}L${f(x3)} ${f(y3)}"/>`;
-      out += `<path class="last-from" d="${this.cellPath(last.from, 0.9)}"/>`;
     }
     cells.forEach((v, p) => {
       if (v === ARROW) out += this.arrow(p, 'arrow');
       else if (v > 0) out += this.queen(p, v, 'queen');
     });
-    if (last) for (const p of [last.to, last.arrow]) out += `<path class="last-move" d="${this.cellPath(p, 0.9)}"/>`;
     return out;
   }
 

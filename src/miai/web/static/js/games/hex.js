@@ -1,7 +1,7 @@
 // Hex (SPEC §3): an n×n rhombus of hexagons in HexWiki orientation (row 1 at the top, a1 an acute corner,
 // every row shifted half a cell to the right of the one above). Team 1 joins the top and bottom edges, team 2
 // the left and right ones; each pair of edges is drawn in its team's colour. One click places a stone.
-import { markSvg, teamStyle } from '../palette.js';
+import { teamStyle } from '../palette.js';
 import { CellBoard, edgeLabels, f, memo } from './cellboard.js';
 
 const S = 10; // the width of a hexagon (flat side to flat side)
@@ -95,7 +95,7 @@ export class HexBoard extends CellBoard {
     }
     let cells = '';
     for (let p = 0; p < n * n; p++) cells += this.cellPath(p);
-    out += `<path class="hex-cells" d="${cells}"/>`;
+    out += `<path class="hex-cells" d="${cells}" fill="${this.woodPaint()}"/>`;
     if (this.view.coords) {
       const m = this.margin;
       for (let i = 0; i < n; i++) {
@@ -113,20 +113,25 @@ export class HexBoard extends CellBoard {
   stone(p, team, cls) {
     const [x, y] = this.centre(p);
     const style = this.style(team);
-    return `<g class="${cls}" data-team="${team}"><circle cx="${f(x)}" cy="${f(y)}" r="${f(S * 0.4)}" fill="${style.fill}" class="${style.outline ? 'hc' : ''}"/>${markSvg(style, x, y, S * 0.17)}</g>`;
+    return `<g class="${cls}" data-team="${team}">${this.stoneSvg(style, x, y, S * 0.4)}</g>`;
   }
 
   drawPieces() {
     const { cells } = this.view.position;
     const last = this.lastPoints();
+    let shadows = '';
     let out = '';
     cells.forEach((team, p) => {
-      if (team > 0) out += this.stone(p, team, 'stone');
+      if (team <= 0) return;
+      const [x, y] = this.centre(p);
+      shadows += this.shadowSvg(x, y, S * 0.4);
+      out += this.stone(p, team, 'stone');
     });
+    out = `<g class="shadows">${shadows}</g>${out}`;
     for (const p of last) {
       if (!cells[p]) continue;
       const [x, y] = this.centre(p);
-      out += `<circle class="last-move" cx="${f(x)}" cy="${f(y)}" r="${f(S * 0.44)}"/>`;
+      out += this.lastMoveSvg(this.style(cells[p]), x, y, S * 0.4);
     }
     // Empty cells the player to move may not take (the centre-row ban on the first move).
     if (this.active()) {

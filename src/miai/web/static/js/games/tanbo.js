@@ -1,7 +1,7 @@
 // Tanbo (SPEC §4): stones on the points of a 19×19 grid (GTP letters without I, row 1 at the bottom). Stones
 // of one root are joined by a line in their colour, so each root reads as a tree; the legal points of the
 // player to move are dotted, and the roots the last move removed are shown as faint rings.
-import { markSvg, teamStyle } from '../palette.js';
+import { teamStyle } from '../palette.js';
 import { CellBoard, edgeLabels, f, memo, squarePath } from './cellboard.js';
 
 const S = 10;
@@ -83,7 +83,7 @@ export class TanboBoard extends CellBoard {
       const t = m + i * S;
       lines += `M${f(m)} ${f(t)}H${f(end)}M${f(t)} ${f(m)}V${f(end)}`;
     }
-    let out = `<rect class="wood" x="0" y="0" width="${f(width)}" height="${f(width)}" rx="2"/><path class="lines" d="${lines}"/>`;
+    let out = `<rect class="wood" x="0" y="0" width="${f(width)}" height="${f(width)}" rx="2" fill="${this.woodPaint()}"/><path class="lines" d="${lines}"/>`;
     if (this.view.coords) {
       for (let i = 0; i < n; i++) {
         const t = m + i * S;
@@ -96,7 +96,7 @@ export class TanboBoard extends CellBoard {
   stone(p, team, cls, r = S * 0.4) {
     const [x, y] = this.xy(p);
     const style = teamStyle(this.view.palette, team);
-    return `<g class="${cls}" data-team="${team}"><circle cx="${f(x)}" cy="${f(y)}" r="${f(r)}" fill="${style.fill}" class="${style.outline ? 'hc' : ''}"/>${markSvg(style, x, y, r * 0.42)}</g>`;
+    return `<g class="${cls}" data-team="${team}">${this.stoneSvg(style, x, y, r)}</g>`;
   }
 
   removed() {
@@ -126,9 +126,15 @@ export class TanboBoard extends CellBoard {
         out += `<path class="root-outline" d="${d}"/><path class="root-line" data-team="${team}" d="${d}" stroke="${style.fill}"/>`;
       }
     }
+    let shadows = '';
+    let stones = '';
     cells.forEach((team, p) => {
-      if (team > 0) out += this.stone(p, team, 'stone');
+      if (team <= 0) return;
+      const [x, y] = this.xy(p);
+      shadows += this.shadowSvg(x, y, S * 0.4);
+      stones += this.stone(p, team, 'stone');
     });
+    out += `<g class="shadows">${shadows}</g>${stones}`;
     const previous = this.view.previous;
     for (const p of this.removed()) {
       const [x, y] = this.xy(p);
@@ -139,7 +145,7 @@ export class TanboBoard extends CellBoard {
     const placed = this.placed();
     if (placed !== null && cells[placed] > 0) {
       const [x, y] = this.xy(placed);
-      out += `<circle class="last-move" cx="${f(x)}" cy="${f(y)}" r="${f(S * 0.46)}"/>`;
+      out += this.lastMoveSvg(teamStyle(this.view.palette, cells[placed]), x, y, S * 0.4);
     }
     if (this.view.position.to_move && !this.view.position.over) {
       const team = this.view.position.to_move.team;

@@ -3,6 +3,7 @@
 import { post } from '../api.js';
 import { clear, h, link, toast } from '../dom.js';
 import { loadSession, session } from '../session.js';
+import { tabSession } from '../storage.js';
 
 const PENDING_VERIFICATION = 'miai-verify-email-token';
 
@@ -70,17 +71,17 @@ export async function resetPasswordPage(main) {
 }
 
 export async function verifyEmailPage(main) {
-  const token = linkToken() || sessionStorage.getItem(PENDING_VERIFICATION);
+  const token = linkToken() || tabSession.get(PENDING_VERIFICATION);
   if (!token) {
     card(main, 'Confirm your e-mail address', h('p', 'Open this page with the link from your mail.'));
     return;
   }
   if (!session.user) {
-    sessionStorage.setItem(PENDING_VERIFICATION, token); // kept across the log-in page
+    tabSession.set(PENDING_VERIFICATION, token); // kept across the log-in page
     card(main, 'Confirm your e-mail address', h('p', link('/login?next=/verify-email', 'Log in'), ' to confirm your address.'));
     return;
   }
-  sessionStorage.removeItem(PENDING_VERIFICATION);
+  tabSession.remove(PENDING_VERIFICATION);
   try {
     await post('/me/email/verify', { token });
     await loadSession();

@@ -123,7 +123,7 @@ class ReviewPage {
       : h('p.muted', 'This game was not scored after passes with dead stones judged automatically, so there is nothing to correct.');
     clear(this.main,
       h('div.game',
-        h('section.board-area', { 'aria-label': 'Board' },
+        h('section.board-area.review-board', { 'aria-label': 'Board' },
           h('div.game-head', h('h1', `Review game ${this.id}`),
             h('p.small', link(`/games/${this.id}`, 'Open the game page'), ' · ', link('/admin', 'All reports'))),
           this.boardHost,

@@ -1,9 +1,10 @@
 // The create-game form: every option POST /api/v1/games accepts, for Go or another game (games/registry.js).
-import { post } from '../api.js';
+import { get, post } from '../api.js';
 import { clear, h, link, navigate, toast } from '../dom.js';
 import { PRESETS } from '../format.js';
 import { KINDS, kindOf } from '../games/registry.js';
 import { session } from '../session.js';
+import { tabSession } from '../storage.js';
 
 const KIND_CHOICES = [['go', 'Go'], ...Object.values(KINDS).map((k) => [k.key, k.title])];
 
@@ -102,7 +103,7 @@ export async function createPage(main) {
     error,
     h('div.row', h('button.primary#create-submit', { type: 'submit' }, 'Create game'), link('/', 'Cancel')),
   );
-  clear(main, practiceForm(), form);
+  clear(main, practiceForm(await dgoHandicaps()), form);
   const $ = (id) => form.querySelector(`#${id}`);
 
   function renderTeamChoices() {
@@ -189,7 +190,7 @@ export async function createPage(main) {
     button.disabled = true;
     try {
       const created = await post('/games', body);
-      if (created.invite_code) sessionStorage.setItem(`miai-invite-${created.id}`, created.invite_code);
+      if (created.invite_code) tabSession.set(`miai-invite-${created.id}`, created.invite_code);
       if (created.games && created.games.length > 1) toast(`Created the swap match: games ${created.games.join(' and ')}.`);
       navigate(`/games/${created.id}${created.invite_code ? `?invite=${encodeURIComponent(created.invite_code)}` : ''}`);
     } catch (err) {
@@ -201,15 +202,20 @@ export async function createPage(main) {
 }
 
 /**
- * Fixed handicap stones the server allows per practice board size under Dgo's rules (its traditional layout
- * has none on 7x7; odd boards from 9x9 up take 2..9 stones).
+ * The most fixed handicap stones per practice board size (2..this; 0: none), from the server's `dgo` preset
+ * (GET /api/v1/presets, `max_handicap`), which refuses anything else. Without an answer, no handicap is offered.
  */
-export function maxHandicap(size) {
-  return size >= 9 && size % 2 === 1 ? 9 : 0;
+async function dgoHandicaps() {
+  try {
+    const { presets } = await get('/presets');
+    return presets.find((p) => p.key === 'dgo').max_handicap;
+  } catch {
+    return {};
+  }
 }
 
 /** A practice game (POST /api/v1/practice): against the computer, or both colours at one screen. */
-function practiceForm() {
+function practiceForm(handicaps) {
   const error = h('p.error', { role: 'alert' });
   const kindSel = select('practice-kind', KIND_CHOICES, 'go');
   const sizeSel = select('practice-size', [[7, '7×7'], [9, '9×9'], [13, '13×13'], [19, '19×19']], 9);
@@ -220,7 +226,7 @@ function practiceForm() {
   const handicapHelp = 'Black gets the stones and White moves first; komi is 0.5';
   const goHandicap = field('Handicap', handicapSel, handicapHelp);
   function renderHandicap() {
-    const most = maxHandicap(Number(sizeSel.value));
+    const most = handicaps[sizeSel.value] ?? 0;
     const keep = Math.min(Number(handicapSel.value), most);
     clear(handicapSel, h('option', { value: '0' }, 'none'),
       Array.from({ length: Math.max(0, most - 1) }, (_, i) => h('option', { value: String(i + 2) }, `${i + 2} stones`)));

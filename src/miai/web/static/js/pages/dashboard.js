@@ -2,7 +2,7 @@
 import { get, post } from '../api.js';
 import { ServerClock } from '../clocks.js';
 import { clear, confirmDialog, h, link, navigate, toast } from '../dom.js';
-import { clockText, countdown, optionsSummary, secondsUntil } from '../format.js';
+import { clockText, countdown, optionsSummary, removalReason, secondsUntil } from '../format.js';
 import { kindOf } from '../games/registry.js';
 import { swatch } from '../palette.js';
 import { session, settings } from '../session.js';
@@ -32,7 +32,8 @@ export async function dashboardPage(main) {
   }
   const gamesBox = h('div#my-games', { 'aria-live': 'polite' });
   const challengesBox = h('div#challenges');
-  clear(main, h('h1', 'Your games'), challengesBox, gamesBox);
+  const removalsBox = h('div#removals', { 'aria-live': 'polite' });
+  clear(main, h('h1', 'Your games'), removalsBox, challengesBox, gamesBox);
   let rows = [];
   const clock = new ServerClock(); // deadlines count down on the server's time
 
@@ -56,6 +57,14 @@ export async function dashboardPage(main) {
         h('p.small.time-control', h('span.muted', 'Time: '), clockText(g.options)),
       );
     })));
+  }
+
+  // Games the server took this player out of (not confirmed in time): said, not a silent disappearance.
+  function renderRemovals(list) {
+    clear(removalsBox, list.length
+      ? h('ul.removals', list.map((r) => h('li.card.removal', { dataset: { game: String(r.game_id) } },
+        h('p', 'You were removed from ', link(`/games/${r.game_id}`, `game ${r.game_id}`), `: ${removalReason(r)}.`))))
+      : null);
   }
 
   async function renderChallenges(list) {
@@ -105,6 +114,7 @@ export async function dashboardPage(main) {
       clock.sample(data.now, sent, performance.now());
       rows = data.games;
       renderGames();
+      renderRemovals(data.removals || []);
       await renderChallenges(data.challenges);
     } catch (err) {
       clear(gamesBox, h('p.error', err.message));

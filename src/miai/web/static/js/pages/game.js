@@ -6,18 +6,21 @@ import { areaSummary } from '../area.js';
 import { BoardView } from '../board.js';
 import { ChatPanel } from '../chat.js';
 import { LowTimeAlarm, ServerClock, turnClocks } from '../clocks.js';
+import { offline } from '../connection.js';
 import { clear, confirmDialog, h, icon, link, toast } from '../dom.js';
-import { moveText, optionsSummary, secondsUntil, vertex } from '../format.js';
+import { isPractice, moveText, optionsSummary, removalReason, secondsUntil, vertex } from '../format.js';
 import {
-  deadlineText, markLegend, playerName, resultSection, rulesList, teamName, teamNames, teamsList,
+  clockNames, deadlineText, gameTitle, markLegend, playerName, resultSection, rulesList, teamName, teamNames, teamsList,
 } from '../gameparts.js';
 import { kindOf } from '../games/registry.js';
 import { MoveList } from '../movelist.js';
+import { FullscreenButton, setBoardRatio, watchAbove } from '../layout.js';
 import { LiveSocket, socketUrl } from '../live.js';
-import { swatch } from '../palette.js';
+import { boardPalette, swatch } from '../palette.js';
 import { REASONS, analyzePlay } from '../rules.js';
 import { session, settings } from '../session.js';
-import { beep, readySoundOnFirstGesture } from '../sound.js';
+import { beep, moveSound, readySoundOnFirstGesture, soundToggle } from '../sound.js';
+import { tabSession } from '../storage.js';
 
 const CANCELLED = {
   declined: 'the challenge was declined',
@@ -39,7 +42,7 @@ class GamePage {
   constructor(main, id, invite) {
     this.main = main;
     this.id = id;
-    this.invite = invite || sessionStorage.getItem(`miai-invite-${id}`);
+    this.invite = invite || tabSession.get(`miai-invite-${id}`);
     this.snap = null;
     this.history = []; // [{board, mover, last, position}] position before the first move, then after each move
     this.viewIndex = null; // null: follow the game; else a move number in the history
@@ -54,6 +57,8 @@ class GamePage {
     this.areaKey = null; // the position last asked for
     this.areaTicket = 0; // answers to older requests are dropped
     this.busy = false;
+    this.sendError = null; // the move error shown in the hint, cleared once the page catches up
+    this.unsure = null; // { move, before }: a move sent as the network failed, until the page knows its fate
     this.refreshing = null;
     this.clock = new ServerClock(); // the server's time: clocks run on it, not on this computer's clock
     this.alarm = new LowTimeAlarm();
@@ -82,8 +87,9 @@ class GamePage {
       next: h('button.secondary.icon', { type: 'button', 'aria-label': 'Next move', title: 'Next move', onclick: () => this.step('next') }, icon('next')),
       last: h('button.secondary.icon', { type: 'button', 'aria-label': 'Last move', title: 'Last move', onclick: () => this.step('last') }, icon('last')),
     };
+    const fullscreen = h('button.secondary.small#fullscreen', { type: 'button' }, icon('fullscreen'), h('span', 'Full screen'));
     this.stepper = h('div.stepper', { role: 'group', 'aria-label': 'Move history' },
-      this.stepButtons.first, this.stepButtons.prev, this.counter, this.stepButtons.next, this.stepButtons.last);
+      this.stepButtons.first, this.stepButtons.prev, this.counter, this.stepButtons.next, this.stepButtons.last, fullscreen);
     this.submitButton = h('button.primary#submit-move', { type: 'button', onclick: () => this.submitPreview() }, 'Submit Move');
     this.passButton = h('button.secondary#pass', { type: 'button', onclick: () => this.pass() }, 'Pass');
     this.resignButton = h('button.danger#resign', { type: 'button', onclick: () => this.resign() }, 'Resign');
@@ -105,32 +111,36 @@ class GamePage {
     this.board = null; // made once the snapshot says which game this is
     this.moveList = new MoveList((i) => this.showMove(i));
     this.chat = new ChatPanel(chatCard, (channel, text) => post(`/games/${this.id}/chat`, { channel, text }));
-    clear(
-      this.main,
-      h(
-        'div.game',
-        h('section.board-area', { 'aria-label': 'Board' },
-          h('div.game-head', this.title, this.summary),
-          this.clockBar,
-          this.boardHost,
-          this.hint,
-          this.srLive,
-          this.stepper,
-          this.actions,
-          this.drawBox,
-          this.practiceBox,
-          this.areaBox,
-        ),
-        h('aside.side', { 'aria-label': 'Game information' },
-          h('section.card', { 'aria-labelledby': 'status-title' }, h('h2#status-title', 'Status'), this.statusBox, this.lobbyBox),
-          this.resultBox,
-          this.teamsBox,
-          this.moveList.card,
-          chatCard,
-          this.infoBox,
-        ),
+    // The board with its clocks and controls fits the window (app.css); this block is what goes full screen.
+    this.playArea = h('div.game-play#game-play',
+      h('section.board-area', { 'aria-label': 'Board' }, this.boardHost),
+      h('section.play-panel', { 'aria-label': 'Status and controls' },
+        this.statusBox,
+        this.lobbyBox,
+        this.clockBar,
+        this.hint,
+        this.srLive,
+        this.stepper,
+        this.actions,
+        this.drawBox,
+        this.practiceBox,
+        this.areaBox,
       ),
     );
+    this.game = h('div.game',
+      h('div.game-head', soundToggle((text) => toast(text, 'error')), this.title, this.summary),
+      this.playArea,
+      h('aside.side', { 'aria-label': 'Game information' },
+        this.resultBox,
+        this.teamsBox,
+        this.moveList.card,
+        chatCard,
+        this.infoBox,
+      ),
+    );
+    clear(this.main, this.game);
+    this.stopWatchingAbove = watchAbove(this.game);
+    this.fullscreen = new FullscreenButton(this.playArea, fullscreen, (text) => toast(text, 'error'));
     this.palette = s.palette;
     this.clockTimer = setInterval(() => this.tick(), 200); // often enough that a shown second is never late
     readySoundOnFirstGesture();
@@ -138,6 +148,8 @@ class GamePage {
 
   destroy() {
     clearInterval(this.clockTimer);
+    this.stopWatchingAbove();
+    this.fullscreen.stop();
     if (this.socket) this.socket.stop();
   }
 
@@ -152,13 +164,13 @@ class GamePage {
     }
     if (this.snap.invite_code) {
       this.invite = this.snap.invite_code;
-      sessionStorage.setItem(`miai-invite-${this.id}`, this.invite);
+      tabSession.set(`miai-invite-${this.id}`, this.invite);
     }
     this.socket = new LiveSocket(`game${this.id}`, {
       url: () => socketUrl(`/games/${this.id}/ws?since=${this.lastV}${this.q('&')}`),
       onMessage: (m) => this.onMessage(m),
       onOpen: (reconnected) => {
-        if (reconnected) toast('Reconnected; the game is up to date.');
+        if (reconnected) this.catchUp();
       },
       onGiveUp: (code, reason) => toast(`Live updates stopped: ${reason || code}`, 'error'),
       check: async () => {
@@ -170,6 +182,14 @@ class GamePage {
         }
       },
     }).start();
+  }
+
+  /** Back after a lost connection: the snapshot is the truth, and errors about unsent moves are stale. */
+  async catchUp() {
+    if (!(await this.refresh())) return;
+    if (this.unsure) this.settleUnsure();
+    else this.clearSendError();
+    toast('Reconnected; the game is up to date.');
   }
 
   /** GET the snapshot; the server's time in it sets the page's clock (off by at most half the round trip). */
@@ -193,6 +213,7 @@ class GamePage {
     this.snap = snap;
     this.makeBoard();
     this.lastV = Math.max(this.lastV, snap.version);
+    if (typeof snap.redo === 'number') this.redo = snap.redo; // practice games: the server keeps the redo line
     if (!started) this.history = [];
     else if (this.history.length !== snap.moves.length + 1) await this.loadHistory();
     this.render();
@@ -226,7 +247,7 @@ class GamePage {
           const pos = e.d.position;
           const first = pos.to_move ? pos.to_move.team : 1;
           history = [historyEntry(pos, ((first + teams - 2) % teams) + 1)];
-        } else if (e.t === 'move' && history.length) {
+        } else if ((e.t === 'move' || e.t === 'draw_agreed') && history.length) { // draw_agreed: older games' draws
           history.push(historyEntry(e.d.position, e.d.team));
         } else if (e.t === 'reset') {
           history = cutBack(history, e.d);
@@ -282,7 +303,10 @@ class GamePage {
     return this.snap.you && this.snap.you.team === team;
   }
 
-  /** Fetch the snapshot again (lifecycle events); several requests in a row collapse into one. */
+  /**
+   * Fetch the snapshot again (lifecycle events); several requests in a row collapse into one.
+   * Resolves true once the page shows the server's state, false when the snapshot could not be had.
+   */
   refresh() {
     if (this.refreshing) {
       this.refreshAgain = true;
@@ -294,8 +318,10 @@ class GamePage {
           this.refreshAgain = false;
           await this.applySnapshot(await this.fetchSnapshot());
         } while (this.refreshAgain);
+        return true;
       } catch (err) {
         toast(err.message, 'error');
+        return false;
       } finally {
         this.refreshing = null;
       }
@@ -306,6 +332,7 @@ class GamePage {
   applyMove(d) {
     const snap = this.snap;
     if (!snap.moves) return this.refresh();
+    if (!['pass', 'resign', 'timeout', 'autopass', 'draw'].includes(d.move)) moveSound(); // a stone (or piece) goes down
     snap.moves.push({ ply: d.ply, team: d.team, seat: d.seat, move: d.move, user_id: d.user_id });
     if (this.history.length === snap.moves.length) {
       this.history.push(historyEntry(d.position, d.team));
@@ -321,14 +348,16 @@ class GamePage {
     if (d.clocks) snap.clocks = d.clocks;
     snap.turn_started_at = d.turn_started_at || new Date(this.clock.now()).toISOString();
     const me = this.me();
-    if (['computer', 'local'].includes(this.snap.options.mode) && me && d.user_id === me.user_id && !this.busy) this.redo = 0;
+    // Practice games: a move keeps the redo line only when it is the next undone move; the snapshot says which.
+    if (isPractice(this.snap.options) && this.redo !== 0) this.refresh();
+    if (me && d.user_id === me.user_id) this.clearSendError(); // it reached the server after all
     if (d.move === 'resign' || d.move === 'timeout') {
       const p = snap.players.find((x) => x.team === d.team && x.seat === d.seat);
       if (p) p.state = d.move === 'timeout' ? 'timed_out' : 'resigned';
     }
     if (this.preview !== null && (this.entry || d.position.board[this.preview] || !this.myTurn())) this.preview = null;
-    const who = playerName(snap, d.team, d.seat);
-    this.srLive.textContent = `${this.teamLabel(d.team)}, ${who}: ${moveText(d.move)}.${this.myTurn() ? ' Your turn.' : ''}`;
+    const who = d.team ? `, ${playerName(snap, d.team, d.seat)}` : ''; // an agreed draw is no player's move
+    this.srLive.textContent = `${this.teamLabel(d.team)}${who}: ${moveText(d.move)}.${this.myTurn() ? ' Your turn.' : ''}`;
     this.render();
   }
 
@@ -384,7 +413,8 @@ class GamePage {
   }
 
   teamLabel(t) {
-    return teamName(this.palette, t, teamNames(this.snap));
+    if (!t) return 'Remaining teams'; // the agreed draw, a record of no team (team null)
+    return teamName(this.palette, t, teamNames(this.snap, this.palette));
   }
 
   /** The board of this game's kind, made on the first snapshot (Go's BoardView, or the kind's CellBoard). */
@@ -494,11 +524,16 @@ class GamePage {
       this.srLive.textContent = j.text;
       return;
     }
-    if (settings().one_click) {
+    if (this.oneClick()) {
       this.play(vertex(p, this.snap.options.size));
       return;
     }
     this.setPreview(p);
+  }
+
+  /** A point chosen on the Go board plays at once in practice games (as in Dgo) or with the one-click setting. */
+  oneClick() {
+    return settings().one_click || (isPractice(this.snap.options) && !this.entry);
   }
 
   setPreview(p) {
@@ -525,6 +560,9 @@ class GamePage {
     if (this.busy) return;
     this.busy = true;
     this.renderActions();
+    this.unsure = null;
+    const unsent = offline(); // no network at all: the request cannot leave this device
+    const before = this.snap.moves ? this.snap.moves.length : 0;
     try {
       await post(`/games/${this.id}/moves`, { move });
       this.preview = null;
@@ -533,16 +571,49 @@ class GamePage {
       this.hint.textContent = '\u00a0';
       if (!this.socket || !this.socket.connected) await this.refresh();
     } catch (err) {
-      const text = `The server refused ${move}: ${err.message}${err.reason ? ` (${err.reason})` : ''}`;
-      this.hint.textContent = text;
-      this.hint.classList.add('bad');
-      this.srLive.textContent = text;
-      toast(text, 'error');
-      if (err.status === 409 || err.code === 'illegal_move') await this.refresh(); // our view may be stale
+      if (err.status === 0) this.setPreview(null); // never sent: the board shows only what the server has
+      this.showSendError(failedMoveText(move, err, unsent));
+      // Lost on the network, or a server (or proxy) error: the move may have been played all the same.
+      if ((err.status === 0 && !unsent) || err.status >= 500) {
+        const notPlayed = err.status === 0
+          ? `Not sent: ${move}. The connection failed; the move was not played. Play it again.`
+          : `${move} was not played: ${err.message}. Play it again.`;
+        this.unsure = { before, notPlayed };
+        if (await this.refresh()) this.settleUnsure(); // else catchUp() settles it once the socket is back
+      }
+      else if (err.status === 409 || err.code === 'illegal_move') await this.refresh(); // our view may be stale
     } finally {
       this.busy = false;
       this.renderActions();
     }
+  }
+
+  /** A move whose request failed on the network or with a server error may have been played (only the
+   * answer lost). With a fresh snapshot, say which: never "not played" of a move that was (a user would play
+   * it again), and never a move that vanishes without a word. */
+  settleUnsure() {
+    const { before, notPlayed } = this.unsure;
+    this.unsure = null;
+    const me = this.me();
+    if (me && this.snap.moves && this.snap.moves.slice(before).some((m) => m.user_id === me.user_id)) this.clearSendError();
+    else this.showSendError(notPlayed);
+  }
+
+  showSendError(text) {
+    this.sendError = text;
+    this.hint.textContent = text;
+    this.hint.classList.add('bad');
+    this.srLive.textContent = text;
+    toast(text, 'error');
+  }
+
+  /** The page has caught up with the server: a send error still shown is about the past. */
+  clearSendError() {
+    if (this.sendError && this.hint.textContent === this.sendError) {
+      this.hint.textContent = '\u00a0';
+      this.hint.classList.remove('bad');
+    }
+    this.sendError = null;
   }
 
   async pass() {
@@ -592,7 +663,8 @@ class GamePage {
     const snap = this.snap;
     const started = snap.status === 'active' || snap.status === 'finished';
     const shown = this.history.length ? this.shownIndex() : (snap.moves || []).length;
-    this.moveList.render(started ? snap.moves || [] : null, (t) => this.teamLabel(t), moveText, this.history.length > 1, shown);
+    const stone = (t) => (t ? swatch(this.palette, t, 14) : null);
+    this.moveList.render(started ? snap.moves || [] : null, (t) => this.teamLabel(t), moveText, this.history.length > 1, shown, stone);
   }
 
   step(where) {
@@ -650,13 +722,14 @@ class GamePage {
       size: snap.options.size,
       board: position.board,
       last: position.last ? position.last.point : null,
-      palette: s.palette,
+      palette: this.palette,
       coords: s.coordinates !== false,
       territory: showTerritory ? snap.result.territory : estimate ? estimate.owner : null,
       dead: estimate ? estimate.dead : marks('dead'),
       seki: marks('seki'),
       dame: marks('dame'),
       shade: estimate ? estimate.shade : null,
+      pressable: this.myTurn(),
       label: `Go board ${snap.options.size} by ${snap.options.size}. Arrow keys move the cursor, Enter plays, PageUp and PageDown step through the moves.`,
     };
   }
@@ -669,10 +742,13 @@ class GamePage {
 
   render() {
     const snap = this.snap;
-    this.palette = this.entry ? this.entry.palette(settings().palette) : settings().palette;
-    this.title.textContent = this.entry ? `${this.entry.title} game ${snap.id}` : `Game ${snap.id}`;
+    const s = settings();
+    // Shapes on the stones where they help: more than two colours, accessible palettes, or the setting.
+    this.palette = boardPalette(this.entry ? this.entry.palette(s.palette) : s.palette, snap.options.teams, s.stone_marks);
+    const title = gameTitle(snap, this.entry ? `${this.entry.title} game ${snap.id}` : `Game ${snap.id}`);
+    this.title.textContent = title;
     this.summary.textContent = optionsSummary(snap.options, snap.kind);
-    document.title = `Game ${snap.id} · Miai`;
+    document.title = `${title} · Miai`;
     this.updateArea();
     this.renderBoard();
     this.renderStatus();
@@ -695,6 +771,7 @@ class GamePage {
   renderBoard() {
     const view = this.boardView();
     this.board.render(view);
+    setBoardRatio(this.game, this.board.svg);
     if (!this.entry) this.board.mark({ preview: this.preview !== null && this.live() ? { p: this.preview, team: this.snap.to_move.team } : null, hover: null });
     const total = this.snap.moves ? this.snap.moves.length : 0;
     const shown = this.history.length ? this.shownIndex() : total;
@@ -718,7 +795,7 @@ class GamePage {
     if (snap.status === 'waiting') {
       const seats = snap.options.teams * snap.options.players_per_team;
       parts.push(h('p', `Waiting for players: ${snap.players.length} of ${seats} seats taken.`));
-      if (snap.challenge_to) parts.push(h('p.muted', 'This game is a challenge to one player.'));
+      if (snap.challenge_to) parts.push(h('p#challenge-for', this.challengedIsMe() ? 'A challenge for you: accept it to play, or decline it.' : `Challenge for ${snap.challenge_to_name}: only they can join.`));
     } else if (snap.status === 'confirming') {
       parts.push(h('p', 'Every seat is taken. Each player confirms to start the game.'));
       parts.push(h('p', 'Confirm within ', h('strong.deadline', { id: 'confirm-deadline' }, deadlineText(snap, this.clock.now())),
@@ -733,7 +810,8 @@ class GamePage {
           mine ? h('strong', 'Your turn') : h('span', `${this.teamLabel(tm.team)} to move: `, h('strong', name)),
           mine ? ` (${this.teamLabel(tm.team)})` : null,
         ),
-        snap.deadline ? h('p.clock', 'Time left to move: ', h('strong.deadline', { id: 'clock' }, deadlineText(snap, this.clock.now()))) : null,
+        // A practice game's month per move is no clock to watch.
+        snap.deadline && !isPractice(snap.options) ? h('p.clock', 'Time left to move: ', h('strong.deadline', { id: 'clock' }, deadlineText(snap, this.clock.now()))) : null,
       );
     } else if (snap.status === 'finished') {
       parts.push(h('p', snap.result ? 'The game has finished.' : 'The game has finished; counting…'));
@@ -741,8 +819,13 @@ class GamePage {
       const why = CANCELLED[snap.cancelled && snap.cancelled.reason];
       parts.push(h('p#cancelled', why ? `This game was cancelled: ${why}.` : 'This game was cancelled.'));
     }
+    if (snap.removed) parts.push(h('p.error#removed', `You were removed from this game: ${removalReason(snap.removed)}.`));
     clear(this.statusBox, parts);
     this.renderLobbyBox();
+  }
+
+  challengedIsMe() {
+    return Boolean(session.user && this.snap.challenge_to === session.user.id);
   }
 
   renderLobbyBox() {
@@ -753,7 +836,11 @@ class GamePage {
     const parts = [];
     if (snap.status === 'waiting') {
       if (!session.user) {
-        parts.push(h('p', link(`/login?next=${encodeURIComponent(location.pathname + location.search)}`, 'Log in'), ' to join this game.'));
+        const who = snap.challenge_to ? ` to accept if you are ${snap.challenge_to_name}.` : ' to join this game.';
+        parts.push(h('p', link(`/login?next=${encodeURIComponent(location.pathname + location.search)}`, 'Log in'), who));
+      } else if (snap.challenge_to && !mine) {
+        // Only the challenged player may join (anyone else would be refused): they accept, others look on.
+        if (this.challengedIsMe()) parts.push(h('button.primary#accept', { type: 'button', onclick: () => this.lobbyAction('join', { team: null, invite: this.invite || null }) }, 'Accept challenge'));
       } else if (!mine) {
         const buttons = [];
         for (let t = 1; t <= o.teams; t++) {
@@ -808,7 +895,7 @@ class GamePage {
     if (!open.length) return null;
     // A live update redraws the form: keep what the creator chose (a seat that was taken is not offered).
     const chosen = this.computerChoice || {};
-    const team = h('select#computer-team', open.map((t) => h('option', { value: String(t), selected: t === chosen.team }, teamName(this.palette, t))));
+    const team = h('select#computer-team', open.map((t) => h('option', { value: String(t), selected: t === chosen.team }, this.teamLabel(t))));
     const level = h('select#computer-level', Array.from({ length: 10 }, (_, i) => h('option', { value: String(i + 1), selected: i + 1 === chosen.level }, String(i + 1))));
     const remember = () => { this.computerChoice = { team: Number(team.value), level: Number(level.value) }; };
     team.addEventListener('change', remember);
@@ -834,7 +921,7 @@ class GamePage {
     const playing = snap.status === 'active' && player && player.state === 'active';
     this.actions.hidden = !playing;
     const mine = this.myTurn();
-    this.submitButton.hidden = settings().one_click && this.preview === null;
+    this.submitButton.hidden = this.oneClick() && this.preview === null;
     this.submitButton.disabled = !mine || this.preview === null || this.busy;
     this.submitButton.textContent = this.preview !== null ? `Submit Move ${this.previewText()}` : 'Submit Move';
     this.passButton.hidden = Boolean(this.entry); // Amazons, Hex and Tanbo have no pass
@@ -866,7 +953,7 @@ class GamePage {
 
   renderPractice(player) {
     const snap = this.snap;
-    const practice = snap.options.mode === 'computer' || snap.options.mode === 'local';
+    const practice = isPractice(snap.options);
     if (!practice || !player || !(snap.status === 'active' || snap.status === 'finished')) {
       clear(this.practiceBox);
       return;
@@ -924,6 +1011,10 @@ class GamePage {
       this.area = null;
       this.areaKey = null;
     }
+    if (!this.snap) { // pressed before the game arrived: its first drawing asks for the estimate
+      this.areaButton.setAttribute('aria-pressed', String(on));
+      return;
+    }
     this.updateArea();
     this.renderBoard();
     this.renderArea();
@@ -962,7 +1053,7 @@ class GamePage {
     const available = this.areaAvailable();
     this.areaBox.hidden = !available;
     if (!available) return;
-    const practice = snap.options.mode === 'computer' || snap.options.mode === 'local';
+    const practice = isPractice(snap.options);
     this.areaButton.hidden = !practice;
     this.areaButton.setAttribute('aria-pressed', String(this.areaOn));
     this.areaButton.classList.toggle('on', this.areaOn);
@@ -980,8 +1071,8 @@ class GamePage {
 
   areaText(area) {
     const scoring = (this.snap.rules || {}).scoring === 'territory' ? 'territory counting' : 'area counting';
-    const parts = area.scores.map((s) => `${teamName(this.palette, s.team)} ${s.total}${s.komi ? ` (komi ${s.komi})` : ''}`);
-    const lead = area.leader ? `${teamName(this.palette, area.leader)} leads by ${area.margin}.` : 'Even.';
+    const parts = area.scores.map((s) => `${this.teamLabel(s.team)} ${s.total}${s.komi ? ` (komi ${s.komi})` : ''}`);
+    const lead = area.leader ? `${this.teamLabel(area.leader)} leads by ${area.margin}.` : 'Even.';
     const dead = area.dead.size ? ` Stones judged dead: ${area.dead.size}.` : '';
     return `Estimated score (${scoring}): ${parts.join(', ')}. ${lead}${dead}`;
   }
@@ -1057,8 +1148,9 @@ class GamePage {
     this.clockEls = shown
       ? clocks.map((c) => {
         const time = h('span.time', c.text);
-        const el = h('div.team-clock', { role: 'timer', dataset: { team: String(c.team) } },
-          swatch(this.palette, c.team, 14), h('span.name', this.teamLabel(c.team)), time);
+        const who = clockNames(snap, this.palette, c.team);
+        const el = h('div.team-clock', { role: 'timer', title: who.team, dataset: { team: String(c.team) } },
+          swatch(this.palette, c.team, 14), h('span.name', who.name), who.players ? h('span.players', who.players) : null, time);
         return { team: c.team, el, time };
       })
       : [];
@@ -1098,6 +1190,14 @@ class GamePage {
     const own = turn.clocks.find((c) => c.team === me.team);
     if (this.alarm.update(onMove ? turn.low : Boolean(own && own.state.low), onMove)) beep();
   }
+}
+
+/** Why a move did not go through: never sent (no connection) is not the same as refused by the server. */
+function failedMoveText(move, err, unsent) {
+  if (err.status === 0 && !unsent) return `${move} may not have been played: the connection failed before the server answered. The page checks with the server.`;
+  if (err.status === 0) return `Not sent: ${move}. The server cannot be reached (no connection); the move was not played. Play it again once the connection is back.`;
+  if (err.status >= 500) return `${move} may not have been played: ${err.message}. The page checks with the server.`;
+  return `The server refused ${move}: ${err.message}${err.reason ? ` (${err.reason})` : ''}`;
 }
 
 /** The history after an undo ("reset"): the positions of the moves still on the board, if they agree. */

@@ -3,7 +3,7 @@ import { get, post } from '../api.js';
 import { clear, h, link, navigate, toast } from '../dom.js';
 import { clockText, optionsSummary } from '../format.js';
 import { kindOf } from '../games/registry.js';
-import { swatch } from '../palette.js';
+import { swatch, teamStyle } from '../palette.js';
 import { session, settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
 
@@ -48,23 +48,29 @@ export async function lobbyPage(main) {
       h('ul.game-list', games.map((g) => {
         const o = g.options;
         const joined = mine.has(g.id);
+        // A challenge: only the challenged player may join (anyone else would be refused), and they accept it.
+        const forMe = Boolean(g.challenge_to && session.user && g.challenge_to === session.user.id);
+        const open = session.user && !joined && !g.challenge_to;
         const entry = kindOf(g.kind);
         const teams = g.teams.map((taken, i) => {
           const t = i + 1;
           const full = taken >= o.players_per_team;
-          const name = entry ? entry.names[i] : `Team ${t}`;
+          const colour = teamStyle(palette, t).name; // black, white, red…
+          const name = entry ? entry.names[i] : colour[0].toUpperCase() + colour.slice(1);
           return h('li', swatch(entry ? entry.palette(palette) : palette, t, 14), ` ${name}: ${taken}/${o.players_per_team} `,
-            session.user && !full && !joined
-              ? h('button.secondary.small', { type: 'button', dataset: { game: String(g.id), team: String(t) }, onclick: () => join(g.id, t) }, `Join team ${t}`)
+            open && !full
+              ? h('button.secondary.small', { type: 'button', dataset: { game: String(g.id), team: String(t) }, 'aria-label': `Join ${name}`, onclick: () => join(g.id, t) }, 'Join')
               : null);
         });
         return h('li.card.game-row', { dataset: { game: String(g.id) } },
           h('div.row-head', link(`/games/${g.id}`, h('strong', `Game ${g.id}`)), h('span.seats', `${g.free} free seat${g.free === 1 ? '' : 's'} of ${g.seats}`)),
           h('p.muted.small', optionsSummary(o, g.kind, false)),
           h('p.small.time-control', h('span.muted', 'Time: '), clockText(o)),
+          g.challenge_to ? h('p.challenge-for', forMe ? h('strong', 'A challenge for you') : `Challenge for ${g.challenge_to_name}`) : null,
           h('ul.team-seats', teams),
           joined ? h('p.small', h('span.tag.move', 'you are in this game'), ' ', link(`/games/${g.id}`, 'Open')) : null,
-          session.user && !joined ? h('button.primary.small', { type: 'button', onclick: () => join(g.id, null) }, 'Join any team') : null,
+          open ? h('button.primary.small', { type: 'button', onclick: () => join(g.id, null) }, 'Join any team') : null,
+          forMe && !joined ? h('button.primary.small.accept', { type: 'button', onclick: () => join(g.id, null) }, 'Accept') : null,
         );
       })),
     );

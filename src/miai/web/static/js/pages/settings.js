@@ -1,4 +1,4 @@
-// Personal settings: e-mail and notifications, board palette, one-click play, coordinates, sounds.
+// Personal settings: e-mail and notifications, board palette and stone shapes, one-click play, coordinates, sounds.
 import { clear, h, link, toast } from '../dom.js';
 import { PALETTES, PALETTE_TITLES, swatch } from '../palette.js';
 import { saveSettings, session, settings } from '../session.js';
@@ -26,10 +26,11 @@ export async function settingsPage(main) {
       h('span#email-status-box', emailStatus())),
     check('email-notifications', 'E-mail me when it is my turn, when games start and finish, and about challenges', s.email_notifications),
     h('div.field', h('label', { for: 'palette' }, 'Stone colours'), paletteSel, preview,
-      h('small.muted', 'Every colour also carries its own shape, so the board never depends on hue alone.')),
-    check('one-click', 'One-click play: a click plays at once, without the Submit Move step', s.one_click),
+      h('small.muted', 'With three or more colours, and on the colour-blind safe and high-contrast palettes, every stone carries its colour\'s shape too, so the board never depends on hue alone.')),
+    check('stone-marks', 'Shapes on the stones in two-colour games too', s.stone_marks),
+    check('one-click', 'One-click play: a click plays at once, without the Submit Move step (practice games always do)', s.one_click),
     check('coordinates', 'Show coordinates around the board', s.coordinates !== false),
-    check('sound', 'Sounds: a short beep when my clock runs low', s.sound !== false),
+    check('sound', 'Sounds: a click for every move, a short beep when my clock runs low', s.sound !== false),
     error,
     h('button.primary#save-settings', { type: 'submit' }, 'Save'),
   );
@@ -44,6 +45,7 @@ export async function settingsPage(main) {
         one_click: form.querySelector('#one-click').checked,
         coordinates: form.querySelector('#coordinates').checked,
         sound: form.querySelector('#sound').checked,
+        stone_marks: form.querySelector('#stone-marks').checked,
       });
       clear(form.querySelector('#email-status-box'), emailStatus()); // a new address is not confirmed yet
       toast('Settings saved.');
