@@ -6,17 +6,22 @@ import random
 
 import pytest
 
-from miai.core.go import PASS, GoState, Move, Place, Rules, new_game
+from miai.core.go import PASS, GoState, KoRule, Move, Place, Rules, new_game
 from miai.engines.go_search import KernelSearch
+from miai.engines.kernel.board import is_eye
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.layout import PASS as KERNEL_PASS
+from miai.engines.kernel.layout import padded, unpadded
 from miai.engines.kernel.playout import pattern_code
 from miai.engines.kernel.shapes import SHAPE_VALUES
 from miai.engines.kernel.tree import (
     COUNT,
+    EXPLORE,
     FIRST,
     MOVE,
     PRIOR_N,
+    PRIOR_PASS_N,
+    PRIOR_PASS_W,
     PRIOR_SHAPE,
     PRIOR_W,
     default_params,
@@ -109,6 +114,49 @@ def test_multi_colour_games_stay_legal(colours: int, size: int) -> None:
             if rng.random() < 0.3:
                 move = rng.choice(state.legal_moves())
             state = state.play(move)
+
+
+def tree_lines(search: KernelSearch, root: GoState) -> list[tuple[tuple[Move, ...], GoState, set[int]]]:
+    """Every expanded node of the first tree: the moves leading to it, the core state there, its children."""
+    ni, _, _ = search._pool
+    out = []
+    todo: list[tuple[int, tuple[Move, ...], GoState]] = [(0, (), root)]
+    while todo:
+        node, line, state = todo.pop()
+        first, count = int(ni[node, FIRST]), int(ni[node, COUNT])
+        if first < 0:
+            continue
+        codes = {int(ni[child, MOVE]) for child in range(first, first + count)}
+        out.append((line, state, codes))
+        for child in range(first, first + count):
+            code = int(ni[child, MOVE])
+            move = PASS if code == KERNEL_PASS else Place(unpadded(code, root.size))
+            todo.append((child, (*line, move), state.play_as(state.to_move, move)))
+    return out
+
+
+@pytest.mark.parametrize("ko", list(KoRule))
+def test_tree_children_follow_the_superko_history_of_their_line(ko: KoRule) -> None:
+    """Each expanded node's children are the core's legal points on its line (minus own-eye fillings) plus
+    pass: the tree's own superko history, with the situations of its passes under situational superko (G3)."""
+    # 3x3: Black B1, White A1, Black C2, White B2. If Black passes and White takes the ko at C1, Black's
+    # retake at B1 recreates the stones after B2 with White to move, the situation Black's pass created.
+    state = new_game(3, Rules(ko=ko, allowed_sizes=(3,)))
+    for point in (1, 0, 5, 4):
+        state = state.play(Place(point))
+    params = default_params()
+    params[EXPLORE] = 1.0  # a wide tree, whose passes look promising, so that the line above is expanded
+    params[PRIOR_PASS_W] = params[PRIOR_PASS_N]
+    search = KernelSearch(seed=1, params=params)
+    search.search(state, playouts=3000)
+    lines = tree_lines(search, state)
+    for line, there, codes in lines:
+        b = from_state(there).b
+        expected = {padded(p, 3) for p in there.legal_points() if not is_eye(b, there.to_move, padded(p, 3))}
+        assert codes == expected | {KERNEL_PASS}, f"children after {line}"
+    retake = [codes for line, _, codes in lines if line == (PASS, Place(2))]
+    assert retake, "the tree never expanded the ko capture after Black's pass"
+    assert padded(1, 3) not in retake[0], "every ko rule forbids the immediate retake at B1"
 
 
 def test_multi_colour_search_plays_for_the_colour_to_move() -> None:

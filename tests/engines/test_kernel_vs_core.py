@@ -39,13 +39,19 @@ class Mirror:
         self.keys = history_keys(state)
         self.events = len(state.moves())
         self.superko = state.rules.ko is not KoRule.SIMPLE
+        self.situational = state.rules.ko is KoRule.SITUATIONAL
+        self.pass_keys: list[int] = []  # the situations passes created while mirroring
+        self.pass_refusals = 0  # positions where those alone made a point illegal
 
     def follow(self, state: GoState) -> None:
         for colour, move in state.moves()[self.events :]:
             play(self.position.b, self.position.hz, self.position.zob, colour, self.position.move_code(move))
-            if isinstance(move, Place) and self.superko:
-                key = history_key(self.position.b, self.position.hz[0], colour, SITUATION_KEYS)
-                self.keys.append(int(key))
+            # SPEC G3: every play adds to a superko history; under situational superko a pass does too.
+            if (isinstance(move, Place) and self.superko) or (isinstance(move, Pass) and self.situational):
+                key = int(history_key(self.position.b, self.position.hz[0], colour, SITUATION_KEYS))
+                self.keys.append(key)
+                if isinstance(move, Pass):
+                    self.pass_keys.append(key)
         self.events = len(state.moves())
 
     def check(self, state: GoState, where: str) -> None:
@@ -58,17 +64,26 @@ class Mirror:
             expected = state.legal_points(colour)
             got = kernel_legal(self.position, self.keys, colour)
             assert got == expected, f"legal points differ {where}: {sorted(set(got) ^ set(expected))}"
+            if self.pass_keys:
+                plays_only = list(self.keys)
+                for key in self.pass_keys:
+                    plays_only.remove(key)
+                if kernel_legal(self.position, plays_only, colour) != got:
+                    self.pass_refusals += 1
 
 
-def random_game(state: GoState, rng: random.Random, plies: int, where: str) -> None:
+def random_game(state: GoState, rng: random.Random, plies: int, where: str, pass_rate: float = 0.03) -> int:
+    """A random game played in both; returns the positions where only a pass's situation refused a point."""
     mirror = Mirror(state)
     mirror.check(state, f"{where} at the start")
     for ply in range(plies):
         if state.is_over:
             break
         moves: list[Move] = list(state.legal_moves())
-        # Mostly placements: small boards then fill up, capture and repeat positions.
-        move = PASS if rng.random() < 0.03 else rng.choice(moves[:-1] or moves)
+        # Mostly placements: small boards then fill up, capture and repeat positions. A pass never follows
+        # a pass, so that frequent passes do not end the game.
+        passing = not isinstance(state.last_move, Pass) and rng.random() < pass_rate
+        move = PASS if passing else rng.choice(moves[:-1] or moves)
         state = state.play(move)
         mirror.follow(state)
         mirror.check(state, f"{where} after ply {ply + 1} ({move})")
@@ -76,6 +91,7 @@ def random_game(state: GoState, rng: random.Random, plies: int, where: str) -> N
         fresh = from_state(state)
         assert fresh.stones() == mirror.position.stones()
         assert list(fresh.history) == sorted(mirror.keys)
+    return mirror.pass_refusals
 
 
 CONFIGS = [
@@ -98,6 +114,16 @@ def test_random_games_agree(size: int, colours: int, ko: KoRule, suicide: Suicid
         random_game(
             state, random.Random(seed), 4 * size * size, f"{size}x{size} {colours} colours seed {seed}"
         )
+
+
+def test_random_games_with_many_passes_agree_under_situational_superko() -> None:
+    """Passes create situations (SPEC G3): small boards and frequent passes make plays recreate them."""
+    refusals = 0
+    for seed in range(24):
+        state = new_game(5, Rules(ko=KoRule.SITUATIONAL))
+        where = f"5x5 situational seed {seed}"
+        refusals += random_game(state, random.Random(seed), 150, where, pass_rate=0.3)
+    assert refusals > 0, "no play was refused for recreating a pass's situation: the test lost its power"
 
 
 def test_handicap_and_setup_positions_agree() -> None:

@@ -182,7 +182,7 @@ def test_a_player_who_runs_out_of_time_leaves_the_move_to_a_teammate(
     page.goto(f"/games/{gid}")
     page.click("#confirm")  # the last confirmation: alice's 8 s start now
     expect(turn(page)).to_contain_text(f"aliceslow{t}")
-    expect(counter(page)).to_contain_text("Move 1 of 1 · Team 1 (black): times out", timeout=30_000)
+    expect(counter(page)).to_contain_text("Move 1 of 1 · Black: times out", timeout=30_000)
     member = page.locator(f'.team[data-team="1"] li[data-user="{alice.user_id}"]')
     expect(member.locator(".tag.out")).to_have_text("timed out")
     expect(page.locator('.team[data-team="1"] .team-head .tag.out')).to_have_count(0)

@@ -24,8 +24,12 @@ def test_area_pressed_before_the_game_arrives(browser: Browser, server: str, vie
     url = page.url
 
     held: list[Route] = []
+
+    def hold(route: Route) -> None:  # the game's snapshot waits (Playwright wants a Python function here)
+        held.append(route)
+
     snapshot = re.compile(r"/api/v1/games/\d+(\?.*)?$")
-    page.route(snapshot, held.append)  # the game's snapshot waits
+    page.route(snapshot, hold)
     page.goto(url)
     page.click("#area")
     expect(page.locator("#area")).to_have_attribute("aria-pressed", "true")

@@ -13,10 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.web.support import ApiPlayer
-from tests.web.ui import VIEWPORTS, User, api, open_browser, point, register_by_api
-
-DESKTOP: ViewportSize = {"width": 1280, "height": 800}
-PHONE: ViewportSize = {"width": 390, "height": 844}
+from tests.web.ui import DESKTOP, PHONE, VIEWPORTS, User, api, open_browser, point, register_by_api
 
 # SPEC §1.11.6 (a), a seki with one eye each (as in tests/server/test_endings.py; GNU Go 3.8 agrees).
 SEKI_BLACK = ["D4", "D5", "D6", "D7", "D8", "D9", "D3", "E3", "F3", "G3", "A2", "B2", "C2", "G2", "B1", "G1"]

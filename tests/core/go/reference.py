@@ -64,7 +64,7 @@ class RefGame:
     board: Board
     to_move: int
     previous: Board  # the board before the most recent turn (basic ko)
-    seen: tuple[tuple[Board, int], ...]  # (board, colour that made it); the start has mover 1 - first
+    seen: tuple[tuple[Board, int], ...]  # (board, colour that made it, by play or pass); start: 1 - first
     passes: int = 0
 
     @staticmethod
@@ -80,9 +80,12 @@ class RefGame:
         """Every legal move ('pass' or a point number) with the game after it."""
         if self.over:
             return {}
+        # SPEC G3: under situational superko a pass adds its situation (same board, other colour to move).
+        passed = (*self.seen, (self.board, self.to_move)) if self.ko is KoRule.SITUATIONAL else self.seen
         out: dict[str, RefGame] = {
-            "pass": RefGame(self.size, self.ko, self.board, 1 - self.to_move, self.board, self.seen,
-                            self.passes + 1)
+            "pass": RefGame(
+                self.size, self.ko, self.board, 1 - self.to_move, self.board, passed, self.passes + 1
+            )
         }
         for p in range(self.size * self.size):
             board = resolve(self.board, self.size, self.to_move, p)

@@ -90,7 +90,8 @@ MAX_POINTS = 25 * 25
 MAX_ZOBRIST_COLOURS = 16
 # ZOBRIST[colour][point]: a fixed pseudo-random table, the same in every process (no global randomness).
 ZOBRIST = _zobrist_tables(MAX_ZOBRIST_COLOURS, MAX_POINTS, 0x4D69616920476F21)
-# Keys mixed in for situational superko: the position plus the colour that made it.
+# Keys mixed in for situational superko: the position plus the colour that made it, by a play or a pass.
+# Situational superko is for two colours only (G2), where that colour fixes the colour to move next.
 SITUATION = _zobrist_tables(1, MAX_ZOBRIST_COLOURS, 0x5349545541544E21)[0]
 
 

@@ -221,11 +221,14 @@ class GoState:
 
     # ----------------------------------------------------------------- playing
 
-    def play(self, move: Move) -> GoState:
-        """The state after the colour to move makes `move` (then any automatic passes, SPEC G6)."""
+    def play(self, move: Move, check_ko: bool = True) -> GoState:
+        """The state after the colour to move makes `move` (then any automatic passes, SPEC G6).
+
+        `check_ko=False` lets a ko or superko violation through, for records stored under an older ko rule.
+        """
         if self.ended is not None:
             raise IllegalMove(IllegalReason.GAME_OVER)
-        state = self._apply(self.to_move, move)
+        state = self._apply(self.to_move, move, check_ko=check_ko)
         while state.ended is None and not state.has_legal_placement(state.to_move):
             state = state._apply(state.to_move, PASS, auto=True)
         return state
@@ -334,6 +337,10 @@ class GoState:
             state.prev_hash = self.hash
             state.passes = self.passes + 1
             state.auto_pass = auto
+            if self.rules.ko is KoRule.SITUATIONAL:
+                # G3: the same stones with the other colour to move are a new situation.
+                state._history = self._history.extended(self.hash ^ SITUATION[colour], self._history_len)
+                state._history_len = self._history_len + 1
             self._end_turn(state, colour)
         elif isinstance(move, Resign | Timeout):
             if colour != self.to_move:

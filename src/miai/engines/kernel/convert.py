@@ -101,7 +101,11 @@ def history_keys(state: GoState) -> list[int]:
     for s in state.lineage():
         if s.parent is None:
             mover = (s.to_move - 1) % s.colours
-        elif isinstance(s.last_move, Place) or (isinstance(s.last_move, Resign | Timeout) and s.last_removed):
+        elif (
+            isinstance(s.last_move, Place)
+            or (isinstance(s.last_move, Resign | Timeout) and s.last_removed)
+            or (situational and isinstance(s.last_move, Pass))  # a pass makes a situation too (G3)
+        ):
             mover = s.last_colour
         else:
             continue

@@ -51,6 +51,7 @@ from miai.engines.kernel.layout import (
     H_TO_MOVE,
     HEAD,
     KO_SIMPLE,
+    KO_SITUATIONAL,
     MAX_SIZE,
     PASS,
     Float64Array,
@@ -406,6 +407,7 @@ def search(
     work, work_hz = new_work()
     size = root_b[H_SIZE]
     superko = root_b[H_KO_RULE] != KO_SIMPLE
+    situational = root_b[H_KO_RULE] == KO_SITUATIONAL
     expand_visits = params[EXPAND_VISITS]
     max_moves = 3 * size * size + 50
     use_net = params[PRIOR_NET] > 0 and net_layers.shape[0] > 0 and root_b[H_COLOURS] == 2
@@ -471,6 +473,9 @@ def search(
             mover = wide(ni[child, MOVER])
             if q == PASS:
                 play_pass(b, hz, mover)
+                if situational:  # G3: a pass creates a situation too (same stones, other colour to move)
+                    keys[n_keys] = history_key(b, hz[0], mover, sit)
+                    n_keys += 1
             else:
                 place(b, hz, zob, mover, q)
                 if amaf_colour[q] < 0:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from miai.core.clock import TeamClock
+from miai.core.errors import IllegalMove, IllegalReason
 from miai.core.go import TIMEOUT, GoState, Resign, Timeout
 from miai.core.go.vertex import format_move, parse_move
 from miai.core.registry import Board, GameKind, RecordedState
@@ -181,7 +182,15 @@ class GoTable(Table):
             return state  # play() regenerates automatic passes itself
         if text == AGREED_DRAW:
             return state.agreed_draw()
-        return state.play(TIMEOUT if text == "timeout" else parse_move(text, state.size))
+        move = TIMEOUT if text == "timeout" else parse_move(text, state.size)
+        try:
+            return state.play(move)
+        except IllegalMove as err:
+            if err.reason not in (IllegalReason.KO, IllegalReason.SUPERKO):
+                raise
+            # Legal when it was stored: situational superko counts passes only since issue 20 (SPEC G3).
+            log.warning("replaying %s, which the current ko rule refuses: %s", text, err)
+            return state.play(move, check_ko=False)
 
     def parse(self, state: GoState, text: str) -> Any:
         return parse_move(text, state.size)

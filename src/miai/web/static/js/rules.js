@@ -42,11 +42,18 @@ export const REASONS = {
   superko: 'the play would repeat an earlier whole-board position (superko)',
 };
 
+// Moves that make no new situation: a resignation or timeout inside a team, whose next player moves on
+// (SPEC G7), and an agreed draw, which ends the game.
+const NO_SITUATION = new Set(['resign', 'timeout', 'draw']);
+
 /**
  * What playing `team` at `p` would do. `rules`: {suicide: 'forbidden'|'allowed', ko: 'simple'|'positional'|
- * 'situational'}. `history`: the positions of the game [{board, mover}] oldest first, the current one last.
+ * 'situational'}. `history`: the positions of the game [{board, mover, move}] oldest first, the current one
+ * last (`move`: the record's text of the move that made it; none for the start).
  * Every chain of any other colour left without liberties is removed at once (SPEC G1). Like the server, the
- * superko history holds the start and every position that changed the board (a pass adds nothing, SPEC G3).
+ * superko history holds the start and every later position (SPEC G3): positional superko compares boards;
+ * situational superko compares (board, mover), the mover fixing the colour to move next in its two-colour
+ * games, and a pass counts too, since the same stones with the other colour to move are a new situation.
  */
 export function analyzePlay(board, size, p, team, rules = {}, history = []) {
   if (board[p] !== 0) return { legal: false, reason: 'occupied' };
@@ -74,12 +81,9 @@ export function analyzePlay(board, size, p, team, rules = {}, history = []) {
     const before = history.length >= 2 ? history[history.length - 2] : null;
     if (captured.length && before && boardKey(before.board) === key) return { legal: false, reason: 'ko' };
   } else {
-    let previous = null;
     for (const h of history) {
-      const seen = boardKey(h.board);
-      const changed = seen !== previous;
-      previous = seen;
-      if (changed && (ko === 'positional' || h.mover === team) && seen === key) {
+      if (boardKey(h.board) !== key) continue;
+      if (ko === 'positional' || (h.mover === team && !NO_SITUATION.has(h.move))) {
         return { legal: false, reason: 'superko' };
       }
     }

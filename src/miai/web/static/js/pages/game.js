@@ -248,7 +248,7 @@ class GamePage {
           const first = pos.to_move ? pos.to_move.team : 1;
           history = [historyEntry(pos, ((first + teams - 2) % teams) + 1)];
         } else if ((e.t === 'move' || e.t === 'draw_agreed') && history.length) { // draw_agreed: older games' draws
-          history.push(historyEntry(e.d.position, e.d.team));
+          history.push(historyEntry(e.d.position, e.d.team, e.d.move));
         } else if (e.t === 'reset') {
           history = cutBack(history, e.d);
         } else if (e.t === 'draw') {
@@ -335,7 +335,7 @@ class GamePage {
     if (!['pass', 'resign', 'timeout', 'autopass', 'draw'].includes(d.move)) moveSound(); // a stone (or piece) goes down
     snap.moves.push({ ply: d.ply, team: d.team, seat: d.seat, move: d.move, user_id: d.user_id });
     if (this.history.length === snap.moves.length) {
-      this.history.push(historyEntry(d.position, d.team));
+      this.history.push(historyEntry(d.position, d.team, d.move));
     } else {
       this.history = []; // out of step (a missed event): the refresh below rebuilds it from the events
       this.refresh();
@@ -1210,6 +1210,6 @@ function cutBack(history, reset) {
 }
 
 /** One step of the history: the board (Go's `board`, other games' `cells`), who moved, the whole position. */
-function historyEntry(position, mover) {
-  return { board: position.board || position.cells, mover, last: position.last, position };
+function historyEntry(position, mover, move) {
+  return { board: position.board || position.cells, mover, move, last: position.last, position };
 }

@@ -1,0 +1,34 @@
+"""Stored Go records replay under the ko rule of today, and still load when it became stricter since."""
+
+from __future__ import annotations
+
+import pytest
+
+from miai.core.errors import IllegalMove, IllegalReason
+from miai.core.go.vertex import parse_point
+from miai.server.play.kinds import table_of
+
+# Black passes after White's B2 (and D1, G7 elsewhere), White takes the ko at C1, Black retakes at B1 at once.
+# Situational superko refuses the retake since passes count (SPEC G3, issue 20); the server allowed it before.
+RETAKE_AFTER_A_PASS = ["B1", "A1", "C2", "B2", "D1", "G7", "pass", "C1", "B1"]
+
+
+def test_a_record_stored_before_passes_counted_still_loads(caplog: pytest.LogCaptureFixture) -> None:
+    table = table_of("go", {"size": 7, "ko": "situational"})
+    state = table.new_state()
+    for text in RETAKE_AFTER_A_PASS[:-1]:
+        state = table.replay(state, text)
+    retake = parse_point("B1", 7)
+    assert state.analyze(table.parse(state, "B1")).reason is IllegalReason.SUPERKO  # today's rule
+    state = table.replay(state, "B1")
+    assert state.colour_at(retake) == 0 and state.colour_at(parse_point("C1", 7)) is None
+    assert state.plies == len(RETAKE_AFTER_A_PASS) and state.to_move == 1
+    assert "which the current ko rule refuses" in caplog.text
+
+
+def test_other_illegal_records_are_still_refused() -> None:
+    table = table_of("go", {"size": 7, "ko": "situational"})
+    state = table.replay(table.new_state(), "B1")
+    with pytest.raises(IllegalMove) as err:
+        table.replay(state, "B1")
+    assert err.value.reason is IllegalReason.OCCUPIED
