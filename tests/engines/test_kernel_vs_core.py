@@ -20,6 +20,7 @@ from miai.engines.kernel.convert import KernelPosition, from_state, history_keys
 from miai.engines.kernel.layout import H_TO_MOVE, SITUATION_KEYS, unpadded
 from miai.formats.ascii import parse_diagram
 from tests.conftest import shared_data
+from tests.core.go.helpers import TRIPLE_KO
 
 _NO_KEYS = np.zeros(1, dtype=np.uint64)
 
@@ -132,20 +133,6 @@ def test_handicap_and_setup_positions_agree() -> None:
     setup = {0: 1, 1: 0, 20: 0, 40: 0, 41: 1}
     state = new_game(9, Rules(ko=KoRule.SITUATIONAL), setup=setup, to_move=1)
     random_game(state, random.Random(12), 120, "9x9 setup, White first")
-
-
-TRIPLE_KO = """
- 9 . X O . . . X O .
- 8 X . X O . X . X O
- 7 . X O . . . X O .
- 6 . . . . . . . . .
- 5 . . . . . . . . .
- 4 . X O . . . . . .
- 3 X O . O . . . . .
- 2 . X O . . . . . .
- 1 . . . . . . . . .
-   A B C D E F G H J
-"""
 
 
 @pytest.mark.parametrize("ko", [KoRule.SIMPLE, KoRule.POSITIONAL, KoRule.SITUATIONAL])

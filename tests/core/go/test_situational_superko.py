@@ -21,22 +21,10 @@ from miai.core.go.vertex import parse_move, parse_point
 from miai.formats.ascii import parse_diagram
 from miai.formats.gtp import GtpController, find_gnugo, gnugo_channel
 from tests.conftest import need
+from tests.core.go.helpers import TRIPLE_KO
 
 SIMPLE, POSITIONAL, SITUATIONAL = KoRule.SIMPLE, KoRule.POSITIONAL, KoRule.SITUATIONAL
 KO, SUPERKO = IllegalReason.KO, IllegalReason.SUPERKO
-
-TRIPLE_KO = """
- 9 . X O . . . X O .
- 8 X . X O . X . X O
- 7 . X O . . . X O .
- 6 . . . . . . . . .
- 5 . . . . . . . . .
- 4 . X O . . . . . .
- 3 X O . O . . . . .
- 2 . X O . . . . . .
- 1 . . . . . . . . .
-   A B C D E F G H J
-"""
 
 
 @dataclass(frozen=True)
