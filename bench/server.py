@@ -34,7 +34,7 @@ import sys
 import tempfile
 import time
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -60,7 +60,7 @@ def _reference_app() -> Any:
     from starlette.applications import Starlette
     from starlette.responses import JSONResponse
     from starlette.routing import Route, WebSocketRoute
-    from starlette.websockets import WebSocket, WebSocketDisconnect
+    from starlette.websockets import WebSocket
 
     rooms: dict[str, set[WebSocket]] = {}
     versions: dict[str, int] = {}
@@ -70,33 +70,47 @@ def _reference_app() -> Any:
 
     async def game(websocket: WebSocket) -> None:
         room = websocket.path_params["game_id"]
-        await websocket.accept()
-        members = rooms.setdefault(room, set())
-        members.add(websocket)
-        await websocket.send_json({"t": "snapshot", "d": {}, "v": versions.get(room, 0)})
-        try:
-            while True:
-                message = json.loads(await websocket.receive_text())
-                if message.get("t") != "move":
-                    continue
-                version = versions[room] = versions.get(room, 0) + 1
-                event = {"t": "move", "d": {"ply": version, "move": message["d"]["move"]}, "v": version}
-                for member in list(members):
-                    await member.send_json(event)
-                await websocket.send_json(
-                    {
-                        "t": "ack",
-                        "d": {"id": message.get("id"), "ok": True, "version": version, "ply": version},
-                    }
-                )
-        except WebSocketDisconnect:
-            pass
-        finally:
-            members.discard(websocket)
+
+        async def deliver(version: int, move: str) -> None:
+            event = {"t": "move", "d": {"ply": version, "move": move}, "v": version}
+            for member in list(rooms[room]):
+                await member.send_json(event)
+
+        await reference_room(websocket, room, rooms, versions, deliver)
 
     return Starlette(
         routes=[Route("/api/v1/health", health), WebSocketRoute("/api/v1/games/{game_id}/ws", game)]
     )
+
+
+async def reference_room(
+    websocket: Any,
+    room: str,
+    rooms: dict[str, set[Any]],
+    versions: dict[str, int],
+    deliver: Callable[[int, str], Awaitable[None]],
+) -> None:
+    """A reference app's game socket: it joins `room` and gets a snapshot; each `move` command takes the
+    room's next version, is delivered (`deliver(version, move)`: the app's fan-out), then acknowledged."""
+    from starlette.websockets import WebSocketDisconnect
+
+    await websocket.accept()
+    members = rooms.setdefault(room, set())
+    members.add(websocket)
+    await websocket.send_json({"t": "snapshot", "d": {}, "v": versions.get(room, 0)})
+    try:
+        while True:
+            message = json.loads(await websocket.receive_text())
+            if message.get("t") != "move":
+                continue
+            version = versions[room] = versions.get(room, 0) + 1
+            await deliver(version, message["d"]["move"])
+            ack = {"id": message.get("id"), "ok": True, "version": version, "ply": version}
+            await websocket.send_json({"t": "ack", "d": ack})
+    except WebSocketDisconnect:
+        pass
+    finally:
+        members.discard(websocket)
 
 
 if __name__ != "__main__":  # imported by uvicorn in the reference server's process

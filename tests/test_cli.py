@@ -7,6 +7,7 @@ import asyncio
 import os
 import subprocess
 import sys
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -55,6 +56,8 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
         (["match", "--black", "a", "--white", "b", "--max-moves", "many"], "expected a whole number"),
         (["match", "--black", "'a", "--white", "b"], "--black: bad engine command"),
         (["match", "--black", " ", "--white", "b"], "--black: bad engine command (it is empty)"),
+        (["worker", "--concurrency", "99999999"], "at most 256 jobs at a time, not 99999999"),
+        (["worker", "--concurrency", "0"], "expected at least 1, got 0"),
     ],
 )
 def test_bad_arguments_give_one_line_and_exit_code_2(
@@ -77,8 +80,13 @@ def test_sgf_dir_must_be_a_directory(tmp_path: Path, capsys: pytest.CaptureFixtu
 
 def run_miai(*args: str, stdin: str = "", timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "miai", *args], input=stdin, capture_output=True, text=True, timeout=timeout,
-        cwd=REPO, check=False,
+        [sys.executable, "-m", "miai", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=REPO,
+        check=False,
     )
 
 
@@ -103,8 +111,23 @@ def test_miai_gtp_rules_option() -> None:
 
 def test_miai_match_on_a_small_board(tmp_path: Path) -> None:
     engine = "{python} -m miai gtp --level simple --seed 3"
-    done = run_miai("match", "--black", engine, "--white", engine, "--size", "5", "--games", "2", "--komi",
-                    "0.5", "--alternate", "--sgf-dir", str(tmp_path), timeout=120)
+    done = run_miai(
+        "match",
+        "--black",
+        engine,
+        "--white",
+        engine,
+        "--size",
+        "5",
+        "--games",
+        "2",
+        "--komi",
+        "0.5",
+        "--alternate",
+        "--sgf-dir",
+        str(tmp_path),
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     assert "game 1/2" in done.stderr and "game 2/2" in done.stderr
     assert done.stdout.startswith("2 games on 5x5, komi 0.5")
@@ -275,12 +298,16 @@ def test_miai_admin_refuses_a_database_it_cannot_use_in_one_line(
     one_error_line(capsys, message)
 
 
-def test_miai_admin_names_an_unreachable_database_in_one_line(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+@pytest.fixture
+def broken_database(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The configured database: a SQLite file that is no database."""
     (tmp_path / "miai.db").write_text("not a database")
     monkeypatch.setenv("MIAI_DATA_DIR", str(tmp_path))
     monkeypatch.delenv("MIAI_DATABASE_URL", raising=False)
+
+
+@pytest.mark.usefixtures("broken_database")
+def test_miai_admin_names_an_unreachable_database_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["admin", "list"]) == 1
     one_error_line(capsys, "cannot use the database: (sqlite3.DatabaseError) file is not a database")
 
@@ -307,3 +334,45 @@ def test_undecodable_bytes_in_argv_are_refused_without_a_traceback(
     assert done.returncode == 2, err
     assert "Traceback" not in err and len(err.splitlines()) == 1 and "error:" in err, err
     assert done.stdout == b""
+
+
+@pytest.mark.usefixtures("broken_database")
+def test_miai_worker_names_a_database_it_cannot_use_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("MIAI_REDIS_URL", "redis://127.0.0.1:6379/0")  # not reached: the database fails first
+    monkeypatch.setenv("MIAI_REDIS_PREFIX", f"test-cli-{uuid.uuid4().hex[:12]}")
+    assert main(["worker"]) == 1
+    out, err = capsys.readouterr()
+    assert out == "" and "Traceback" not in err, err
+    *_, last = err.splitlines()
+    assert last.startswith("miai worker: error: cannot start: (sqlite3.DatabaseError) file is not a database")
+
+
+# ---------------------------------------------------------------- miai migrate (SQLite and PostgreSQL)
+
+
+def test_miai_migrate_brings_a_fresh_database_to_the_newest_schema_and_can_run_again(
+    admin_database: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from alembic.script import ScriptDirectory
+
+    from miai.server.storage.db import alembic_config
+
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    for _ in range(2):  # the second run finds nothing to do
+        assert main(["migrate"]) == 0
+        assert capsys.readouterr().out == f"the database schema is at the newest revision, {head}\n"
+    _add_people(admin_database)  # the schema is whole: accounts can be stored
+    assert main(["admin", "grant", "Ada"]) == 0
+
+
+@pytest.mark.usefixtures("broken_database")
+def test_miai_migrate_names_a_database_it_cannot_use_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["migrate"]) == 1
+    one_error_line(capsys, "cannot use the database: (sqlite3.DatabaseError) file is not a database")
+    monkeypatch.setenv("MIAI_DATABASE_URL", "mysql://db/miai")
+    assert main(["migrate"]) == 2
+    one_error_line(capsys, "Miai uses sqlite+aiosqlite:///PATH")

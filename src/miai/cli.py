@@ -295,6 +295,101 @@ def _run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _first_line(err: BaseException) -> str:
+    """An error's first line: not SQLAlchemy's help link, nor a traceback."""
+    return str(err).splitlines()[0] if str(err) else type(err).__name__
+
+
+def _configured_database_url(command: str) -> str | None:
+    """The database the MIAI_* settings name; None, after saying why, when they are invalid (exit code 2)."""
+    from miai.server.settings import Settings
+
+    try:
+        return Settings.from_env().effective_database_url
+    except ValueError as err:
+        print(f"miai {command}: error: {err}", file=sys.stderr)
+        return None
+
+
+def _database_failed(command: str, err: BaseException) -> int:
+    """Say that the database could not be used; exit code 1."""
+    print(f"miai {command}: error: cannot use the database: {_first_line(err)}", file=sys.stderr)
+    return 1
+
+
+# ---------------------------------------------------------------- miai worker
+
+MAX_CONCURRENCY = 256  # one engine process each: far beyond any one host's cores
+
+
+def _concurrency(text: str) -> int:
+    value = _positive(text)
+    if value > MAX_CONCURRENCY:
+        raise argparse.ArgumentTypeError(f"at most {MAX_CONCURRENCY} jobs at a time, not {value}")
+    return value
+
+
+def _add_worker(subparsers: argparse._SubParsersAction[_Parser]) -> None:
+    parser = subparsers.add_parser(
+        "worker",
+        help="run engine jobs (computer moves, dead stones, territory) from the Redis queue",
+        description="Take engine jobs from the Redis queue that servers with MIAI_ENGINE_QUEUE=redis submit "
+        "to, and run them in this process's own engine pool. Settings come from the same MIAI_* variables "
+        "as `miai serve` (the database, Redis and its prefix must be the servers'); options win over them. "
+        "SIGTERM lets the current jobs finish, then stops.",
+    )
+    parser.add_argument(
+        "--concurrency", type=_concurrency, default=1, help="jobs at a time (engine processes), 1..256"
+    )
+    parser.add_argument("--database-url", metavar="URL", help="the servers' database [MIAI_DATABASE_URL]")
+    parser.add_argument(
+        "--data-dir", type=Path, help="folder of the embedded SQLite database [MIAI_DATA_DIR]"
+    )
+    parser.add_argument("--redis-url", metavar="URL", help="the servers' Redis [MIAI_REDIS_URL]")
+    parser.add_argument("--log-level", default="info", choices=["debug", "info", "warning", "error"])
+
+
+def _run_worker(args: argparse.Namespace) -> int:
+    import logging
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from miai.server.engine_jobs.worker import run_worker
+    from miai.server.settings import Settings
+
+    overrides = {
+        name: value
+        for name, value in (
+            ("database_url", args.database_url),
+            ("data_dir", args.data_dir),
+            ("redis_url", args.redis_url),
+        )
+        if value is not None
+    }
+    try:
+        settings = Settings.from_env(**overrides)
+        settings.check()
+    except ValueError as err:
+        print(f"miai worker: error: {err}", file=sys.stderr)
+        return 2
+    if not settings.redis_url:
+        print(
+            "miai worker: error: MIAI_REDIS_URL (or --redis-url) is needed: jobs come from Redis",
+            file=sys.stderr,
+        )
+        return 2
+    logging.basicConfig(
+        level=args.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
+    print(f"Miai {__version__} engine worker ({args.concurrency} at a time)", file=sys.stderr, flush=True)
+    try:
+        run_worker(settings, args.concurrency)
+    except (OSError, SQLAlchemyError) as err:  # the database unusable at start (later failures are retried)
+        print(f"miai worker: error: cannot start: {_first_line(err)}", file=sys.stderr)
+        return 1
+    return 0
+
+
 # ---------------------------------------------------------------- miai score
 
 
@@ -366,11 +461,52 @@ def _run_admin(args: argparse.Namespace) -> int:
         print(f"miai admin: error: {err}", file=sys.stderr)
         return 1
     except (OSError, SQLAlchemyError) as err:
-        reason = str(err).splitlines()[0] if str(err) else type(err).__name__  # not SQLAlchemy's help link
-        print(f"miai admin: error: cannot use the database: {reason}", file=sys.stderr)
-        return 1
+        return _database_failed("admin", err)
     state = "an administrator" if args.action == "grant" else "not an administrator"
     print(f"{change.username} is now {state}" if change.changed else f"{change.username} already was {state}")
+    return 0
+
+
+# ---------------------------------------------------------------- miai ratings
+
+
+def _add_ratings(subparsers: argparse._SubParsersAction[_Parser]) -> None:
+    parser = subparsers.add_parser(
+        "ratings",
+        help="rebuild every rating from the rated games' results",
+        description="Rebuild every user's rating of every kind from the rated games' results, replayed in "
+        "the order they finished (after a change of the rating formula; corrected results are followed "
+        "at once without it). Works on the configured database (MIAI_DATABASE_URL, or SQLite in "
+        "MIAI_DATA_DIR) in one transaction. Exit code 1 when the database cannot be used.",
+    )
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", parser_class=_Parser)
+    actions.required = True
+    actions.add_parser(
+        "recompute",
+        help="rebuild every rating from history",
+        description="Rebuild every rating from history.",
+    )
+
+
+def _run_ratings(args: argparse.Namespace) -> int:
+    import asyncio
+    from datetime import UTC, datetime
+
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from miai.server.ratings.store import recompute_database
+
+    url = _configured_database_url("ratings")
+    if url is None:
+        return 2
+    try:
+        replayed = asyncio.run(recompute_database(url, datetime.now(UTC)))
+    except (OSError, SQLAlchemyError) as err:
+        return _database_failed("ratings", err)
+    for key, games in replayed.items():
+        print(f"{key}: {games} rated games replayed")
+    if not replayed:
+        print("no rated games yet")
     return 0
 
 
@@ -389,15 +525,60 @@ def _run_mail(args: argparse.Namespace) -> int:
     return mail_command(args)
 
 
+# ---------------------------------------------------------------- miai migrate
+
+
+def _add_migrate(subparsers: argparse._SubParsersAction[_Parser]) -> None:
+    subparsers.add_parser(
+        "migrate",
+        help="create or upgrade the database schema, then exit",
+        description="Bring the configured database (MIAI_DATABASE_URL, or SQLite in MIAI_DATA_DIR) to the "
+        "newest schema and exit: a deployment's one-off step before its server and worker processes start "
+        "(they migrate on start too, and then find nothing to do). Safe while they run and from several "
+        "places at once: migrations run one at a time. Exit code 1 when the database cannot be used.",
+    )
+
+
+def _run_migrate(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from alembic.script import ScriptDirectory
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from miai.server.storage.db import alembic_config, make_engine, migrate
+
+    url = _configured_database_url("migrate")
+    if url is None:
+        return 2
+
+    async def upgrade() -> None:
+        engine = make_engine(url)
+        try:
+            await migrate(engine)
+        finally:
+            await engine.dispose()
+
+    try:
+        asyncio.run(upgrade())
+    except (OSError, SQLAlchemyError) as err:
+        return _database_failed("migrate", err)
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
+    print(f"the database schema is at the newest revision, {head}")
+    return 0
+
+
 # ---------------------------------------------------------------- the parser
 
 SUBCOMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction[_Parser]], None], Runner]] = {
     "serve": (_add_serve, _run_serve),
+    "worker": (_add_worker, _run_worker),
     "gtp": (_add_gtp, _run_gtp),
     "match": (_add_match, _run_match),
     "score": (_add_score, _run_score),
     "mail": (_add_mail, _run_mail),
     "admin": (_add_admin, _run_admin),
+    "ratings": (_add_ratings, _run_ratings),
+    "migrate": (_add_migrate, _run_migrate),
     "version": (_add_version, _run_version),
 }
 

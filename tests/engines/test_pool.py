@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import random
 
 import pytest
 
 from miai.core.go import PASS, RESIGN, TIMEOUT, GoState, Place, Rules, new_game
 from miai.core.go.rules import HandicapBonus, KoRule, Scoring
-from miai.engines.pool import EnginePool, SearchTask, run_task
-from miai.engines.record import decode_state, encode_state
+from miai.engines.pool import ENGINE_NICENESS, EnginePool, SearchTask, run_task
+from miai.engines.record import decode_move, decode_state, encode_state
 
 
 def same_game(a: GoState, b: GoState) -> None:
@@ -143,3 +144,81 @@ def test_other_games_travel_without_their_record() -> None:
     assert back.legal_moves() == state.legal_moves()
     opened = hex.new_game(7).play(hex.parse_move("c3", 7))
     assert hex.SWAP in pickle.loads(pickle.dumps(portable(opened))).legal_moves()  # swap needs the step back
+
+
+def test_a_game_keeps_its_worker_and_its_player() -> None:
+    """Each game goes to the same worker process, whose player follows it; a dead worker is replaced."""
+    import os
+    import signal
+
+    from miai.engines import players
+    from miai.engines.players import MoveRequest
+
+    async def scenario() -> None:
+        async with EnginePool(workers=2) as pool:
+            state = new_game(7, Rules(komi=(0.0, 7.5)))
+
+            def ask(game: int, memo: dict[str, object] | None = None) -> MoveRequest:
+                return MoveRequest(
+                    game, seat=4, state=encode_state(state), level=2, seed=1, seconds=2.0, memo=memo
+                )
+
+            pids = {game: await pool.run_for(game, os.getpid) for game in (10, 11)}
+            assert pids[10] != pids[11]
+            for game in (10, 11, 10):
+                choice = await pool.choose(ask(game))
+                assert state.is_legal(decode_move(choice.move)) and choice.memo is not None
+                state = state.play(decode_move(choice.move))
+            held = await pool.run_for(10, players.held)
+            assert [(h["game"], h["moves"]) for h in held] == [(10, 2)]  # both of game 10's moves, one player
+            assert [(h["game"], h["moves"]) for h in await pool.run_for(11, players.held)] == [(11, 1)]
+            assert await pool.run_for(10, os.getpid) == pids[10]
+            assert await pool.release(10) == 1 and await pool.run_for(10, players.held) == []
+
+            os.kill(pids[10], signal.SIGKILL)  # the worker dies (out of memory, killed by an operator)
+            choice = await pool.choose(ask(10, choice.memo))  # answered by a fresh worker in its place
+            assert state.is_legal(decode_move(choice.move))
+            assert await pool.run_for(10, os.getpid) not in (pids[10], pids[11])
+            assert await pool.run_for(11, os.getpid) == pids[11]  # the other game's worker was not touched
+            with pytest.raises(ValueError, match="game"):
+                await pool.choose(MoveRequest(True, 4, encode_state(state), 2, 1, None))  # type: ignore[arg-type]
+            assert await pool.run_call(sum, [1, 2, 3]) == 6
+
+    asyncio.run(scenario())
+
+
+def test_engine_processes_give_way_to_the_server_on_a_shared_cpu() -> None:
+    """A busy engine must not slow the people's requests on the same host: its processes run at a lower
+    priority than the process that started them."""
+
+    async def scenario() -> tuple[int, int]:
+        async with EnginePool(workers=1) as pool:
+            return os.nice(0), await pool.run_call(os.nice, 0)
+
+    mine, engine = asyncio.run(scenario())
+    assert engine == min(19, mine + ENGINE_NICENESS)
+
+
+def pid_after(seconds: float) -> int:
+    import time
+
+    time.sleep(seconds)
+    return os.getpid()
+
+
+def test_busy_games_spread_over_the_workers_whatever_their_ids() -> None:
+    """Games 10 and 12 (the same remainder for two workers) do not queue behind each other: a new game goes
+    to the least busy worker, and stays there until it is released."""
+
+    async def scenario() -> None:
+        async with EnginePool(workers=2) as pool:
+            busy = asyncio.ensure_future(pool.run_for(10, pid_after, 1.0))
+            await asyncio.sleep(0)  # game 10 is thinking
+            other = await pool.run_for(12, pid_after, 0.0)
+            first = await busy
+            assert other != first
+            assert await pool.run_for(12, os.getpid) == other and await pool.run_for(10, os.getpid) == first
+            assert await pool.release(12) == 0  # no player held, and the game is forgotten
+            assert await pool.release(99) == 0  # never played here: nothing to do
+
+    asyncio.run(scenario())

@@ -48,6 +48,17 @@ def moves(player: Player, gid: int) -> list[str]:
     return [m["move"] for m in player.get(f"/api/v1/games/{gid}").json()["moves"]]
 
 
+def computers_after(player: Player) -> int:
+    """A started 9x9 game of three teams: `player` (team 1), then computers at levels 1 and 2, with the
+    player's first move, A1, played. Its id."""
+    gid = player.ok("/api/v1/games", {"size": 9, "teams": 3, "team": 1})["id"]
+    player.ok(f"/api/v1/games/{gid}/computer", {"team": 2, "level": 1})
+    player.ok(f"/api/v1/games/{gid}/computer", {"team": 3, "level": 2})
+    player.ok(f"/api/v1/games/{gid}/confirm")
+    player.ok(f"/api/v1/games/{gid}/moves", {"move": "A1"})
+    return int(gid)
+
+
 def test_the_computer_answers_and_undo_redo_walk_the_game(client: TestClient) -> None:
     alice = register(client, "alice")
     gid = alice.ok("/api/v1/practice", {"size": 9, "colour": "black", "level": 3})["id"]
@@ -140,11 +151,7 @@ def test_computer_fills_a_seat_in_a_three_colour_game_and_never_times_out(client
 def test_computers_on_move_one_after_another_all_play(client: TestClient) -> None:
     """Two computer seats in a row: the second starts when the first one's move is stored."""
     alice = register(client, "alice")
-    gid = alice.ok("/api/v1/games", {"size": 9, "teams": 3, "team": 1})["id"]
-    alice.ok(f"/api/v1/games/{gid}/computer", {"team": 2, "level": 1})
-    alice.ok(f"/api/v1/games/{gid}/computer", {"team": 3, "level": 2})
-    alice.ok(f"/api/v1/games/{gid}/confirm")
-    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "A1"})
+    gid = computers_after(alice)
     settle(client)
     snap = alice.get(f"/api/v1/games/{gid}").json()
     assert [(m["team"], m["move"]) for m in snap["moves"]] == [(1, "A1"), (2, "E5"), (3, "E4")]
@@ -218,7 +225,7 @@ def test_a_computer_move_that_differs_from_the_undone_one_forgets_the_redo_stack
             return Place(parse_point(next(openings), state.size))
         return await centre_first(state, level, seed, seconds)
 
-    monkeypatch.setattr(client.app.state.computers, "chooser", varying)  # type: ignore[attr-defined]
+    monkeypatch.setattr(client.app.state.jobs.engine, "chooser", varying)  # type: ignore[attr-defined]
     alice = register(client, "alice")
     gid = alice.ok("/api/v1/practice", {"size": 9, "colour": "white", "level": 1})["id"]
     settle(client)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections import OrderedDict
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
@@ -213,8 +212,7 @@ def test_judging_a_finished_game_does_not_hold_up_other_games(
         release.wait(10)  # the estimator "thinks" until the other game has moved (or 10 s)
         return judging.Verdict()
 
-    monkeypatch.setattr(judging, "_judge", slow_judge)
-    monkeypatch.setattr(judging, "_recent", OrderedDict())  # no verdict remembered from another test
+    monkeypatch.setattr(judging, "judge_now", slow_judge)  # each service remembers only its own verdicts
 
     async def work(url: str) -> None:
         async with started_games(url) as (service, _engine, games):

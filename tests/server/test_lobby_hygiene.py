@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from miai.server.storage.db import make_engine
-from miai.server.storage.models import Game, GamePlayer, User
+from miai.server.storage.models import Game, GamePlayer
 from tests.server.conftest import FakeClock, Player, register, run_scheduler, upgrade_to
 
 
@@ -126,8 +126,14 @@ def test_migration_0010_cancels_games_left_waiting_with_nobody(database_url: str
         upgrade_to(connection, "0009")
         with Session(bind=connection) as db:
             now = datetime.now(UTC)
-            db.add(User(id=1, username="alice", password_hash="x", created_at=now))
-            db.flush()
+            # users as of 0009, in SQL: the model has columns of later revisions
+            db.execute(
+                sa.text(
+                    "INSERT INTO users (id, username, password_hash, is_admin, is_bot, settings, created_at)"
+                    " VALUES (1, 'alice', 'x', false, false, '{}', :now)"
+                ),
+                {"now": now},
+            )
             for gid, version in ((1, 5), (2, 1)):
                 db.add(
                     Game(id=gid, status="waiting", created_by=1, created_at=now, options={}, version=version)

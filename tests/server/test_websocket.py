@@ -67,6 +67,11 @@ def test_reconnect_gets_missed_events_then_live_ones(client: TestClient) -> None
 
 
 def test_spectators_never_receive_team_chat(client: TestClient) -> None:
+    team_chat_reaches_only_the_team(client)
+
+
+def team_chat_reaches_only_the_team(client: TestClient) -> None:
+    """Two teams of two and a spectator: a team message reaches the mate only; a public one, everybody."""
     users = [register(client, f"user{i}") for i in range(4)]
     gid = users[0].ok("/api/v1/games", {"size": 9, "players_per_team": 2, "team": 1})["id"]
     for user, team in zip(users[1:], [1, 2, 2], strict=True):

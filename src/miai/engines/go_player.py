@@ -15,20 +15,26 @@ Dynamic komi (two colours, 13×13 and up, when the style asks for it): a search 
 all moves alike, and slack moves give away a lead that its playouts overrate. So while the win rate stays
 high the player counts itself a few points short, and gives them back as the game turns closer (Baudiš's
 adaptive dynamic komi, simplified).
+
+Memo: `memo()` is the player's state between moves that is not its tree (the resign streak, the dynamic
+komi) as JSON-able data, and `restore(memo, state)` takes it back in another player (another process, after
+a restart), but only when `state` goes on from the position the memo was made at.
 """
 
 from __future__ import annotations
 
+import hashlib
 import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeGuard
 
 from miai.core.go import PASS, RESIGN, GoState, Move, Place
 from miai.core.go.rules import DeadStones
 from miai.core.go.scoring import ownership as board_ownership
 from miai.core.go.scoring import score
-from miai.engines.go_search import DEFAULT_CAPACITY, KernelSearch, warm_up
+from miai.engines.go_search import DEFAULT_CAPACITY, KernelSearch, first_state, warm_up
 from miai.engines.kernel.board import is_eye
 from miai.engines.kernel.convert import from_state
 from miai.engines.kernel.layout import padded
@@ -40,6 +46,8 @@ KOMI_MAX_SHARE = 0.1  # at most this share of the board's points
 SETTLED = 0.9  # a point whose owner agrees in this share of playouts is settled
 MIN_PLAYOUTS_FOR_SETTLED = 64
 PASS_MARGIN = 0.05
+MEMO_VERSION = 1
+MAX_MEMO_STREAK = 1_000  # far more hopeless searches in a row than any policy waits for
 
 
 @dataclass(frozen=True)
@@ -88,6 +96,8 @@ class GoPlayer:
         self._low_searches = 0
         self.last: SearchResult[Move] | None = None
         self.komi = DynamicKomi()
+        self._seen = -1  # events of the game at the last move chosen (-1: none yet) ...
+        self._at = ""  # ... and the fingerprint of the game up to there
 
     def __call__(self, state: GoState, colour: int, seconds: float | None = None) -> Move:
         return self.choose(state, colour, seconds)
@@ -113,7 +123,9 @@ class GoPlayer:
             spent = self.now() - start
             budget = max(0.2 * budget, budget - spent - min(0.1, 0.05 * budget))
         dynamic = self.style.dynamic_komi and state.colours == 2 and state.size >= DynamicKomi.MIN_SIZE
-        give = self.komi.before(self.search.continues(state)) if dynamic else 0.0
+        follows = self.search.continues(state) or self._follows(state)
+        self._seen, self._at = len(state.moves()), fingerprint(state, len(state.moves()))
+        give = self.komi.before(follows) if dynamic else 0.0
         result = self.search.search(state, colour, self.style.playouts, budget, give)
         self.last = result
         if dynamic:
@@ -126,6 +138,44 @@ class GoPlayer:
         if move == PASS or self._should_pass(state, colour, useful, result):
             return PASS
         return move
+
+    # ----------------------------------------------------------------- memo
+
+    def memo(self) -> dict[str, Any]:
+        """What this player knows about its game besides its tree, as JSON-able data (see `restore`)."""
+        return {
+            "v": MEMO_VERSION,
+            "moves": self._seen,
+            "at": self._at,
+            "low": self._low_searches,
+            "komi": self.komi.points,
+        }
+
+    def restore(self, memo: object, state: GoState) -> bool:
+        """Take over a memo of this game's player from elsewhere, if it is newer than what this player
+        knows and `state` goes on from the position it was made at. Anything malformed is ignored (a memo
+        comes back from storage: it is not trusted). Returns whether it was taken."""
+        if not isinstance(memo, dict) or memo.get("v") != MEMO_VERSION:
+            return False
+        moves, at, low, komi = memo.get("moves"), memo.get("at"), memo.get("low"), memo.get("komi")
+        if not (_whole(moves) and 0 <= moves <= len(state.moves()) and moves > self._seen):
+            return False
+        if not (_whole(low) and 0 <= low <= MAX_MEMO_STREAK):
+            return False
+        most = KOMI_MAX_SHARE * state.size * state.size
+        if isinstance(komi, bool) or not isinstance(komi, int | float) or not 0 <= komi <= most:
+            return False  # NaN fails the comparison too
+        if not isinstance(at, str) or at != fingerprint(state, moves):
+            return False  # another game, or another line of play (an undo)
+        self._seen, self._at = moves, at
+        # At most one search short of resigning: the last hopeless search is always this player's own.
+        self._low_searches = min(low, max(0, self.resign.searches - 1))
+        self.komi.points = float(komi)
+        return True
+
+    def _follows(self, state: GoState) -> bool:
+        """Whether `state` goes on from the last position this player chose a move in (or was restored at)."""
+        return 0 <= self._seen <= len(state.moves()) and self._at == fingerprint(state, self._seen)
 
     # ----------------------------------------------------------------- parts of the decision
 
@@ -209,6 +259,18 @@ class GoPlayer:
         else:
             self._low_searches = 0
         return self._low_searches >= policy.searches
+
+
+def _whole(value: object) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def fingerprint(state: GoState, moves: int) -> str:
+    """A digest of the game `state` belongs to, up to its first `moves` events: the same in every process
+    (the Zobrist tables are fixed), so a memo made elsewhere can tell whether a position follows on."""
+    start = first_state(state)
+    key = (state.size, state.colours, state.rules, start.hash, start.to_move, state.moves()[:moves])
+    return hashlib.sha256(repr(key).encode()).hexdigest()[:32]
 
 
 class DynamicKomi:

@@ -205,13 +205,22 @@ def make_move_generator(
     engine = find_engine(level)
     fallback = GoPlayer(style(TOP_LEVEL, seconds or 2.0), seed=seed)
     player = GtpPlayer(engine.command, engine.name, fallback=fallback)
-    if seconds is None:
-        return player
+    return player if seconds is None else DefaultTime(player, seconds)
 
-    def with_default_time(state: GoState, colour: int, given: float | None) -> Move:
-        return player(state, colour, seconds if given is None else min(given, seconds))
 
-    return with_default_time
+class DefaultTime:
+    """An external engine with a default time per move that a caller's own time can only shorten;
+    `close()` ends the engine's process."""
+
+    def __init__(self, player: GtpPlayer, seconds: float) -> None:
+        self.player = player
+        self.seconds = seconds
+
+    def __call__(self, state: GoState, colour: int, given: float | None) -> Move:
+        return self.player(state, colour, self.seconds if given is None else min(given, self.seconds))
+
+    def close(self) -> None:
+        self.player.close()
 
 
 # Generic games: playouts per level (level 10 searches for the time budget instead).

@@ -13,21 +13,26 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 
 import miai
-from miai.server.api import accounts, admin, games, health, openapi, outbox, practice
+from miai.server.api import accounts, admin, finding, games, health, openapi, outbox, practice, ratings
 from miai.server.api.body_limit import BodyLimit
 from miai.server.api.headers import SecurityHeaders
 from miai.server.api.rate_limits import rate_limits_for
+from miai.server.engine_jobs.engine import Chooser
+from miai.server.engine_jobs.factory import engine_jobs
+from miai.server.engine_jobs.redis_queue import RedisJobs
+from miai.server.engine_jobs.sweep import run_sweep
 from miai.server.errors import CommandError, RateLimited
 from miai.server.identity.passwords import set_password_cost
 from miai.server.notify.mailer import Mailer
 from miai.server.notify.outbox import run_outbox
-from miai.server.play.computer import Chooser, Computers, engine_chooser
+from miai.server.play.computer import Computers
 from miai.server.play.practice import Practice
 from miai.server.play.service import GameService
 from miai.server.play.stream import Clock, system_now
 from miai.server.realtime import ws
 from miai.server.realtime.hub import Hub
 from miai.server.scheduling.deadlines import run_scheduler
+from miai.server.scheduling.guests import run_guest_expiry
 from miai.server.settings import Settings
 from miai.server.storage.db import make_engine, migrate, sessions
 
@@ -72,7 +77,11 @@ def create_app(
             settings.confirm_window_seconds,
             now,
         )
-        app.state.computers = Computers(app.state.games, chooser or engine_chooser)
+        # Engine work: here, or (engine_queue=redis) on `miai worker` processes; never both.
+        jobs = app.state.jobs = engine_jobs(settings, app.state.games, chooser)
+        await jobs.start()
+        app.state.games.judging.use(jobs.judge)  # this app's verdicts, from its own engine jobs
+        app.state.computers = Computers(app.state.games, jobs)
         app.state.practice = Practice(app.state.games)
         tasks: list[asyncio.Task[Any]] = []
         if background:
@@ -83,18 +92,21 @@ def create_app(
             )
             if settings.smtp_host:
                 tasks.append(asyncio.create_task(run_outbox(app.state.sessions, settings, now)))
-        if background:
+            expiry = run_guest_expiry(
+                app.state.sessions, now, settings.guest_idle_days, settings.guest_expiry_interval
+            )
+            tasks.append(asyncio.create_task(expiry))
+        if background and isinstance(jobs, RedisJobs):  # the sweep resumes games, and heals lost jobs
+            interval = settings.engine_sweep_interval
+            tasks.append(asyncio.create_task(run_sweep(app.state.sessions, jobs, interval)))
+        elif background:
             await app.state.computers.resume()
             tasks.append(asyncio.create_task(asyncio.to_thread(_warm_up_estimator)))
         try:
             yield
         finally:
-            await app.state.computers.stop()
+            await jobs.stop()
             await app.state.games.close()
-            if chooser is None:
-                from miai.engines.pool import shutdown_default_pool
-
-                shutdown_default_pool(wait=False)
             for task in tasks:
                 task.cancel()
             for task in tasks:
@@ -134,10 +146,12 @@ def create_app(
 
     app.include_router(health.router, prefix="/api/v1")  # /health, /health/live, /health/ready
     app.include_router(accounts.router, prefix="/api/v1")
+    app.include_router(finding.router, prefix="/api/v1")  # before games': /games/live is no game id
     app.include_router(games.router, prefix="/api/v1")
     app.include_router(admin.router, prefix="/api/v1")
     app.include_router(outbox.router, prefix="/api/v1")
     app.include_router(practice.router, prefix="/api/v1")
+    app.include_router(ratings.router, prefix="/api/v1")
     app.include_router(ws.router, prefix="/api/v1")
     _mount_web(app)
     return app
@@ -147,9 +161,9 @@ def _warm_up_estimator() -> None:
     """Load the estimator's compiled kernel now, so the first game that ends does not wait for it."""
     try:
         from miai.core.go import Rules, new_game
-        from miai.server.play.judging import _judge
+        from miai.server.play.judging import judge_now
 
-        _judge(new_game(5, Rules(allowed_sizes=(5,))))
+        judge_now(new_game(5, Rules(allowed_sizes=(5,))))
     except Exception:  # no estimator installed: games are scored with every stone alive
         return
 

@@ -29,6 +29,19 @@ class Forbidden(CommandError):
     code = "forbidden"
 
 
+class GuestsMayNot(Forbidden):
+    """What a guest (identity/guests.py) may not do: anything but their own practice games."""
+
+    code = "guest"
+
+    def __init__(self, message: str = "") -> None:
+        super().__init__(
+            message
+            or "guests can only play the computer or a game at one screen: "
+            "register (POST /api/v1/accounts) to do this"
+        )
+
+
 class Conflict(CommandError):
     status = 409
     code = "conflict"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import logging
 from typing import Any
 
@@ -15,7 +16,24 @@ from miai.server.settings import Settings
 
 def app_from_env() -> FastAPI:
     logs.install()  # also when started by `uvicorn --factory` with uvicorn's own logging
-    return create_app(Settings.from_env().for_serving())
+    settings = Settings.from_env().for_serving()
+    app = create_app(settings)
+    tune_gc(settings)
+    return app
+
+
+def tune_gc(settings: Settings) -> None:
+    """Garbage collection for a server process, once its app is built (not in tests: they share a process).
+
+    A full collection walks every object, and a server with thousands of websockets holds millions: Python's
+    default thresholds start one every few events, a pause of up to a second (bench/server.md). Freezing
+    what start-up made (modules, the app, the ORM's metadata: it lives as long as the process) takes it out of
+    every later collection; a larger youngest generation (`gc_threshold`) makes collections rarer. Garbage
+    with cycles is still collected, later: memory, not correctness, is what a threshold trades.
+    """
+    gc.collect()  # what start-up discarded is freed now, not frozen forever
+    gc.freeze()
+    gc.set_threshold(*settings.gc_threshold)
 
 
 def serve(settings: Settings, workers: int = 1, log_level: str = "info") -> None:
@@ -40,4 +58,6 @@ def serve(settings: Settings, workers: int = 1, log_level: str = "info") -> None
             logging.warning("several workers on SQLite serialise every write; PostgreSQL scales better")
         uvicorn.run("miai.server.main:app_from_env", factory=True, workers=workers, **options)
         return
-    uvicorn.run(create_app(settings), **options)
+    app = create_app(settings)
+    tune_gc(settings)
+    uvicorn.run(app, **options)

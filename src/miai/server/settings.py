@@ -24,6 +24,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import (
     BaseSettings,
     EnvSettingsSource,
+    NoDecode,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
 )
@@ -81,6 +82,18 @@ class Settings(BaseSettings):
         pattern=r"^[A-Za-z0-9_.-]{1,64}$",
         description="prefix of the realtime Redis channels: only servers with the same one see each other",
     )
+    gc_threshold: Annotated[
+        tuple[
+            Annotated[int, Field(ge=1, le=10_000_000)],
+            Annotated[int, Field(ge=1, le=1000)],
+            Annotated[int, Field(ge=1, le=1000)],
+        ],
+        NoDecode,  # "50000,20,100", not JSON: see _three_numbers
+    ] = Field(
+        default=(50_000, 20, 100),
+        description="the server process's gc.set_threshold: Python's (700, 10, 10) makes thousands of "
+        "websockets collect the whole heap every few events (bench/server.md)",
+    )
     # -- secrets and sessions
     secret_key: str = Field(default=DEV_SECRET, min_length=1, repr=False, description="signs session cookies")
     session_days: Positive = Field(default=30, le=3650, description="how long a login lasts")
@@ -96,6 +109,9 @@ class Settings(BaseSettings):
         "or per recognised device",
     )
     rate_limit_register: str = Field(default="10/hour", description="new accounts per client address")
+    rate_limit_guests: str = Field(
+        default="20/hour", description="new guest accounts (a first practice game) per client address"
+    )
     rate_limit_chat: str = Field(
         default="30/minute", description="chat messages per user (HTTP and websocket)"
     )
@@ -124,6 +140,47 @@ class Settings(BaseSettings):
         description="time to confirm a full game",
     )
     scheduler_interval: Seconds = Field(default=1.0, description="seconds between deadline checks")
+    guest_idle_days: float = Field(
+        default=7.0,
+        gt=0,
+        le=3650,
+        allow_inf_nan=False,
+        description="a guest unseen this long is deleted with their games",
+    )
+    guest_expiry_interval: Seconds = Field(default=3600.0, description="seconds between guest expiry rounds")
+    # -- engine work (computer moves, dead stones, territory estimates): here, or on `miai worker`s
+    engine_queue: Literal["local", "redis"] = Field(
+        default="local",
+        description="local: engines in this process's pool; redis: jobs for `miai worker` (needs redis_url)",
+    )
+    engine_job_visibility: float = Field(
+        default=30.0,
+        ge=1,
+        le=3600,
+        allow_inf_nan=False,
+        description="seconds a worker's job may go untouched before another worker takes it over",
+    )
+    engine_reply_timeout: float = Field(
+        default=30.0,
+        ge=0.1,
+        le=600,
+        allow_inf_nan=False,
+        description="seconds to wait for a worker's dead-stone verdict or territory estimate",
+    )
+    engine_sweep_interval: float = Field(
+        default=5.0,
+        ge=0.1,
+        le=3600,
+        allow_inf_nan=False,
+        description="seconds between re-submissions of computer moves that are due (engine_queue=redis)",
+    )
+    computer_seconds: float = Field(
+        default=5.0,
+        gt=0,
+        le=60,
+        allow_inf_nan=False,
+        description="a computer's think per move in server games (level 10's budget, a cap for 1..9)",
+    )
     outbox_interval: Seconds = Field(default=2.0, description="seconds between e-mail outbox runs")
     # -- limits on input
     max_body_bytes: int = Field(
@@ -143,6 +200,17 @@ class Settings(BaseSettings):
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
         return (init_settings,)  # the constructor never reads the environment: `from_env` does
+
+    @field_validator("gc_threshold", mode="before")
+    @classmethod
+    def _three_numbers(cls, value: Any) -> Any:
+        """MIAI_GC_THRESHOLD=50000,20,100 (as gc.set_threshold takes them); the range checks follow."""
+        if isinstance(value, str):
+            parts = [part.strip() for part in value.split(",")]
+            if len(parts) != 3 or not all(part.isascii() and part.isdigit() for part in parts):
+                raise ValueError("three whole numbers separated by commas, such as 50000,20,100")
+            return tuple(int(part) for part in parts)
+        return value
 
     @field_validator("environment", mode="before")
     @classmethod
@@ -188,6 +256,7 @@ class Settings(BaseSettings):
         "rate_limit_login",
         "rate_limit_login_checks",
         "rate_limit_register",
+        "rate_limit_guests",
         "rate_limit_chat",
         "rate_limit_challenge",
         "rate_limit_games",
@@ -207,6 +276,12 @@ class Settings(BaseSettings):
         if amount < 1:
             raise ValueError("must be a limit like 10/minute or 5 per 15 minutes")
         return value
+
+    @model_validator(mode="after")
+    def _queue_needs_redis(self) -> Settings:
+        if self.engine_queue == "redis" and not self.redis_url:
+            raise ValueError("MIAI_ENGINE_QUEUE=redis needs MIAI_REDIS_URL (the queue of engine jobs)")
+        return self
 
     @model_validator(mode="after")
     def _derived_defaults(self) -> Settings:

@@ -8,17 +8,27 @@ import contextlib
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Path, Request, Response
+from fastapi import APIRouter, Depends, HTTPException, Request, Response
 from pydantic import BaseModel, Field
 
-from miai.server.api.cookies import COOKIE, session_token, signed
-from miai.server.api.deps import DB, CurrentViewer, FreshUser, MaybeViewer, Viewer
+from miai.server.api.cookies import COOKIE, session_token, set_session_cookie
+from miai.server.api.deps import (
+    DB,
+    CurrentViewer,
+    FreshUser,
+    MaybeViewer,
+    Viewer,
+    check_csrf,
+    member_viewer,
+    resolve_viewer,
+)
 from miai.server.api.inputs import Id, Line
 from miai.server.api.login_limits import LoginAttempt
 from miai.server.api.rate_limits import per_address
-from miai.server.errors import RateLimited
+from miai.server.errors import GuestsMayNot, RateLimited
 from miai.server.identity import mailed_links
 from miai.server.identity.accounts import PALETTES, create_user, normalised_email
+from miai.server.identity.guests import claim
 from miai.server.identity.passwords import check_password, hash_password, validate_password
 from miai.server.identity.tokens import new_api_token, new_session, token_hash
 from miai.server.notify.mailer import Mailer
@@ -89,6 +99,7 @@ def user_view(user: User, private: bool = False) -> dict[str, Any]:
             email_verified=user.email is not None and user.email_verified_at is not None,
             settings=user.settings,
             is_admin=user.is_admin,  # the stored role only (`miai admin grant`), never a name
+            is_guest=user.is_guest,  # the stored flag only, never a name
             palettes=list(PALETTES),
         )
     return view
@@ -96,6 +107,10 @@ def user_view(user: User, private: bool = False) -> dict[str, Any]:
 
 def me_view(request: Request, user: User) -> dict[str, Any]:
     return user_view(user, private=True)
+
+
+def _now(request: Request) -> datetime:
+    return request.app.state.games.stream.now()  # type: ignore[no-any-return]
 
 
 def mailer_of(request: Request) -> Mailer:
@@ -109,28 +124,41 @@ async def _close_sockets(request: Request, user_id: int, ended_sessions: list[st
 
 
 def _login_response(response: Response, request: Request, token: str, csrf: str) -> None:
-    settings = request.app.state.settings
-    response.set_cookie(
-        COOKIE,
-        signed(settings.secret_key, token),
-        httponly=True,
-        samesite="lax",
-        secure=settings.cookie_secure,
-        max_age=settings.session_days * 86400,
-        path="/",
-    )
+    set_session_cookie(response, request, token)
+
+
+async def _guest_of(request: Request, db: DB) -> Viewer | None:
+    """The guest session a registration comes with, if any (its games are claimed; CSRF as for any write)."""
+    viewer = await resolve_viewer(db, request)
+    if viewer is None or not viewer.user.is_guest or not viewer.via_cookie:
+        return None  # a member's session stays as it was: registering does not touch it
+    check_csrf(request, viewer)
+    return viewer
 
 
 @router.post("/accounts", status_code=201, dependencies=[per_address("register")])
 async def register(body: Registration, request: Request, response: Response, db: DB) -> dict[str, Any]:
+    guest = await _guest_of(request, db)
+    ended: list[str] = []
     try:
-        user = await create_user(db, body.username, body.password, body.email)
+        if guest is None:
+            user = await create_user(db, body.username, body.password, body.email)
+        else:  # the same row: the guest's games, moves and settings are the new account's
+            await db.commit()  # no transaction stays open while argon2 works (claim hashes first)
+            row = await repo.user_by_id(db, guest.user.id)
+            if row is None or not row.is_guest:  # expired, or claimed by a concurrent registration
+                raise HTTPException(409, {"error": "conflict", "message": "this guest session has ended"})
+            user = await claim(db, row, body.username, body.password, body.email, _now(request))
+            ended = await accounts.end_sessions(db, user.id)  # the guest session ends with the guest
     except ValueError as err:
+        await db.rollback()
         raise HTTPException(422, {"error": "bad_input", "message": str(err)}) from None
     with contextlib.suppress(RateLimited):  # the account is made all the same
         await mailed_links.mail_verification(db, mailer_of(request), user)
     token, csrf = await new_session(db, user, request.app.state.settings.session_days)
     await db.commit()
+    if guest is not None:
+        await _close_sockets(request, user.id, ended)
     _login_response(response, request, token, csrf)
     LoginAttempt.remember_device(request, response, user.username)  # the browser it was made in is known
     return {"user": me_view(request, user), "csrf_token": csrf}
@@ -145,6 +173,7 @@ async def login(body: Credentials, request: Request, response: Response, db: DB)
     if (
         user is None
         or user.is_bot
+        or user.is_guest  # no password: a guest is only its session cookie
         or not await asyncio.to_thread(check_password, user.password_hash, body.password)
     ):
         raise HTTPException(401, {"error": "unauthorized", "message": "wrong username or password"})
@@ -176,6 +205,8 @@ async def me(request: Request, viewer: MaybeViewer) -> dict[str, Any]:
 async def update_settings(body: SettingsPatch, request: Request, user: FreshUser, db: DB) -> dict[str, Any]:
     changes = body.model_dump(exclude_none=True)
     email = changes.pop("email", None)
+    if user.is_guest and (email or changes.get("email_notifications")):
+        raise GuestsMayNot("guests get no e-mail: register (POST /api/v1/accounts) to give an address")
     if email is not None:
         try:
             email = normalised_email(email) if email else ""
@@ -191,7 +222,7 @@ async def update_settings(body: SettingsPatch, request: Request, user: FreshUser
     return {"user": me_view(request, user)}
 
 
-@router.post("/me/email/verify")
+@router.post("/me/email/verify", dependencies=[Depends(member_viewer)])
 async def verify_email(body: VerifyEmail, request: Request, user: FreshUser, db: DB) -> dict[str, Any]:
     """Follow the link mailed to the address: from now on Miai may send game mail there."""
     if not await mailed_links.verify_email(db, user, body.token):
@@ -201,7 +232,7 @@ async def verify_email(body: VerifyEmail, request: Request, user: FreshUser, db:
     return {"user": me_view(request, user)}
 
 
-@router.post("/me/email/verification", status_code=202)
+@router.post("/me/email/verification", status_code=202, dependencies=[Depends(member_viewer)])
 async def resend_verification(request: Request, user: FreshUser, db: DB) -> dict[str, Any]:
     """Mail a new verification link for the current address (earlier links stop working)."""
     if not user.email:
@@ -220,7 +251,7 @@ def _own_session(request: Request, viewer: Viewer) -> str | None:
     return token_hash(cookie) if cookie else None
 
 
-@router.post("/me/password")
+@router.post("/me/password", dependencies=[Depends(member_viewer)])
 async def change_password(
     body: PasswordChange, request: Request, viewer: CurrentViewer, user: FreshUser, db: DB
 ) -> dict[str, Any]:
@@ -281,7 +312,7 @@ async def confirm_password_reset(body: ResetConfirm, request: Request, db: DB) -
     return {"ok": True, "sessions_ended": len(ended), "tokens_deleted": len(tokens)}
 
 
-@router.get("/me/tokens")
+@router.get("/me/tokens", dependencies=[Depends(member_viewer)])
 async def list_tokens(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
     tokens = await repo.tokens_of(db, viewer.user.id)
     return {
@@ -297,7 +328,7 @@ async def list_tokens(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
     }
 
 
-@router.post("/me/tokens", status_code=201)
+@router.post("/me/tokens", status_code=201, dependencies=[Depends(member_viewer)])
 async def create_token(body: TokenRequest, user: FreshUser, db: DB) -> dict[str, Any]:
     try:
         record, token = await new_api_token(db, user, body.name)
@@ -318,11 +349,4 @@ async def delete_token(token_id: Id, request: Request, viewer: CurrentViewer, db
     await revoke(request.app.state.hub, viewer.user.id, record.token_hash)  # its open websockets
 
 
-@router.get("/users/{username}")
-async def public_profile(
-    username: Annotated[Line, Path(min_length=1, max_length=64)], db: DB
-) -> dict[str, Any]:
-    user = await repo.user_by_name(db, username)
-    if user is None:
-        raise HTTPException(404, {"error": "not_found", "message": f"no user {username!r}"})
-    return {"user": user_view(user)}
+# GET /users/{username}, the public profile: api/finding.py

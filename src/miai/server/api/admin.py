@@ -8,7 +8,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, Field
 
-from miai.server.api.deps import DB, AdminViewer, CurrentViewer, service_of
+from miai.server.api.deps import DB, AdminViewer, MemberViewer, service_of
 from miai.server.api.inputs import Id, Line, Text
 from miai.server.play import queries
 from miai.server.play.kinds import table_of
@@ -35,7 +35,7 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 @router.post("/games/{game_id}/flag", status_code=201)
-async def flag_score(game_id: Id, body: Flag, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def flag_score(game_id: Id, body: Flag, request: Request, viewer: MemberViewer) -> dict[str, Any]:
     return await service_of(request).score_review.flag(viewer.user, game_id, body.comment)
 
 

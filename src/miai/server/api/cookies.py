@@ -7,6 +7,7 @@ cost nothing; changing the secret key invalidates every cookie at once (the oper
 from __future__ import annotations
 
 from starlette.requests import HTTPConnection
+from starlette.responses import Response
 
 from miai.server.identity.signing import matches, signature
 
@@ -25,6 +26,20 @@ def verified(secret: str, value: str) -> str | None:
     if not dot or not token:
         return None
     return token if matches(secret, PURPOSE, token, sent) else None
+
+
+def set_session_cookie(response: Response, connection: HTTPConnection, token: str) -> None:
+    """The browser keeps the signed session token (members and guests alike)."""
+    settings = connection.app.state.settings
+    response.set_cookie(
+        COOKIE,
+        signed(settings.secret_key, token),
+        httponly=True,
+        samesite="lax",
+        secure=settings.cookie_secure,
+        max_age=settings.session_days * 86400,
+        path="/",
+    )
 
 
 def session_token(connection: HTTPConnection) -> str | None:

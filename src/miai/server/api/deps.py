@@ -11,15 +11,18 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request
 from sqlalchemy.ext.asyncio import AsyncSession
+from starlette.requests import HTTPConnection
 
 from miai.server.api.cookies import session_token
+from miai.server.errors import GuestsMayNot
 from miai.server.identity.tokens import token_hash
 from miai.server.play.service import GameService
-from miai.server.storage import repo
+from miai.server.storage import guests, repo
 from miai.server.storage.models import User
 
 CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+GUEST_SEEN_EVERY = 600  # seconds: a guest's activity is stored at most this often (it only decides expiry)
 
 
 async def db_session(request: Request) -> AsyncIterator[AsyncSession]:
@@ -64,18 +67,35 @@ async def resolve_viewer(db: AsyncSession, request: Request) -> Viewer | None:
     user = await repo.user_by_id(db, session.user_id)
     if user is None or user.is_bot:
         return None
+    if user.is_guest:
+        await _seen(db, request, user)
     return Viewer(user, via_cookie=True, csrf=session.csrf_token, credential=session.token_hash)
 
 
-async def optional_viewer(request: Request, db: DB) -> Viewer | None:
-    viewer = await resolve_viewer(db, request)
-    await db.close()  # hand the connection back: game commands open their own sessions
+async def _seen(db: AsyncSession, connection: HTTPConnection, guest: User) -> None:
+    """Guests expire after inactivity (scheduling/guests.py): note that this one is here, on the server's
+    clock, not on every request."""
+    now: datetime = connection.app.state.games.stream.now()
+    last = repo.utc(guest.last_active_at)
+    if last is None or (now - last).total_seconds() > GUEST_SEEN_EVERY:
+        await guests.touch(db, guest.id, now)
+        await db.commit()
+
+
+def check_csrf(request: Request, viewer: Viewer | None) -> None:
+    """403 unless a cookie-authenticated write carries the session's CSRF token."""
     if viewer is not None and viewer.via_cookie and request.method not in SAFE_METHODS:
         sent = request.headers.get(CSRF_HEADER, "")
         # bytes: compare_digest refuses str beyond ASCII, which a client may send in a header
         sent_bytes = sent.encode("utf-8", "surrogatepass")
         if not viewer.csrf or not secrets.compare_digest(sent_bytes, viewer.csrf.encode()):
             raise HTTPException(403, {"error": "csrf", "message": f"missing or wrong {CSRF_HEADER} header"})
+
+
+async def optional_viewer(request: Request, db: DB) -> Viewer | None:
+    viewer = await resolve_viewer(db, request)
+    await db.close()  # hand the connection back: game commands open their own sessions
+    check_csrf(request, viewer)
     return viewer
 
 
@@ -87,6 +107,16 @@ async def required_viewer(viewer: Annotated[Viewer | None, Depends(optional_view
 
 MaybeViewer = Annotated[Viewer | None, Depends(optional_viewer)]
 CurrentViewer = Annotated[Viewer, Depends(required_viewer)]
+
+
+def member_viewer(viewer: CurrentViewer) -> Viewer:
+    """403 for guests: what only accounts may do (multiplayer games, chat, e-mail, tokens, passwords)."""
+    if viewer.user.is_guest:
+        raise GuestsMayNot()
+    return viewer
+
+
+MemberViewer = Annotated[Viewer, Depends(member_viewer)]
 
 
 def admin_viewer(viewer: CurrentViewer) -> Viewer:

@@ -6,9 +6,9 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, HTTPException, Request
 from fastapi.responses import Response
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
-from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, service_of
+from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, MemberViewer, service_of
 from miai.server.api.inputs import (
     Channel,
     ChatText,
@@ -55,6 +55,7 @@ class CreateGame(BaseModel):
     periods: int = Field(0, ge=0, le=100)
     period_time: float = Field(0, ge=0, le=86400, allow_inf_nan=False)
     visibility: Literal["public", "private"] = "public"
+    rated: StrictBool = Field(False, description="rated (Glicko-2 / OpenSkill); games between people only")
     team: int | None = Field(None, ge=1, le=8, description="the creator's team; empty: assigned at random")
     challenge: Line | None = Field(None, max_length=32, description="username of the challenged player")
     swap_match: bool = Field(False, description="with a challenge: a second game with the colours swapped")
@@ -178,13 +179,13 @@ def options_from(body: CreateGame) -> GoOptions | KindOptions:
 
 
 @router.post("/games", status_code=201, dependencies=[per_user("games")])
-async def create_game(body: CreateGame, request: Request, viewer: CurrentViewer, db: DB) -> dict[str, Any]:
+async def create_game(body: CreateGame, request: Request, viewer: MemberViewer, db: DB) -> dict[str, Any]:
     options = options_from(body)
     challenged = None
     if body.challenge:
         await enforce(request, "challenge", *user_key(viewer.user.id))
         challenged = await repo.user_by_name(db, body.challenge)
-        if challenged is None:
+        if challenged is None or challenged.is_guest:  # guests are not found by name
             raise HTTPException(404, {"error": "not_found", "message": f"no user {body.challenge!r}"})
         if challenged.id == viewer.user.id:
             raise HTTPException(422, {"error": "bad_input", "message": "you cannot challenge yourself"})
@@ -232,13 +233,13 @@ async def get_events(
 
 
 @router.post("/games/{game_id}/join", dependencies=[per_user("seats")])
-async def join_game(game_id: Id, body: JoinGame, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def join_game(game_id: Id, body: JoinGame, request: Request, viewer: MemberViewer) -> dict[str, Any]:
     await service_of(request).lobby.join(viewer.user, game_id, body.team, body.invite)
     return {"ok": True}
 
 
 @router.post("/games/{game_id}/leave", dependencies=[per_user("seats")])
-async def leave_game(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def leave_game(game_id: Id, request: Request, viewer: MemberViewer) -> dict[str, Any]:
     await service_of(request).lobby.leave(viewer.user, game_id)
     return {"ok": True}
 
@@ -250,7 +251,7 @@ async def confirm_game(game_id: Id, request: Request, viewer: CurrentViewer) -> 
 
 
 @router.post("/games/{game_id}/decline")
-async def decline_challenge(game_id: Id, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def decline_challenge(game_id: Id, request: Request, viewer: MemberViewer) -> dict[str, Any]:
     await service_of(request).lobby.decline(viewer.user, game_id)
     return {"ok": True}
 
@@ -280,7 +281,7 @@ async def agree_draw(game_id: Id, body: DrawVote, request: Request, viewer: Curr
 
 
 @router.post("/games/{game_id}/chat", status_code=201, dependencies=[per_user("chat")])
-async def post_chat(game_id: Id, body: ChatPost, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
+async def post_chat(game_id: Id, body: ChatPost, request: Request, viewer: MemberViewer) -> dict[str, Any]:
     return await service_of(request).chat.post(viewer.user, game_id, body.channel, body.text)
 
 

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Request
+from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validator
 
-from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, service_of
+from miai.server.api.accounts import user_view
+from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, MemberViewer, service_of
+from miai.server.api.guests import viewer_or_new_guest
 from miai.server.api.inputs import Id, Invite, Komi, Line, OptionValue, clean_option_names, clean_text
 from miai.server.api.rate_limits import per_user
 from miai.server.play.computer import Computers
@@ -75,11 +77,14 @@ def practice(request: Request) -> Practice:
     return request.app.state.practice  # type: ignore[no-any-return]
 
 
-PRACTICE_ONLY = frozenset({"kind", "mode", "colour", "level"})  # fields that are not game options
+PRACTICE_ONLY = frozenset({"kind", "mode", "colour", "level", "rated"})  # fields that are not game options
 
 
 def practice_options(body: PracticeGame) -> GoOptions | KindOptions:
     """The options of a practice game of the body's kind; OptionsError when they do not fit."""
+    rated = (body.model_extra or {}).get("rated")
+    if rated is not None and rated is not False:
+        raise OptionsError("practice games (against the computer or at one screen) are never rated")
     table: dict[str, Any] = {
         "mode": body.mode,
         "level": body.level,
@@ -102,14 +107,24 @@ def practice_options(body: PracticeGame) -> GoOptions | KindOptions:
 
 
 @router.post("/practice", status_code=201, dependencies=[per_user("practice")])
-async def create_practice_game(body: PracticeGame, request: Request, viewer: CurrentViewer) -> dict[str, Any]:
-    game_id = await practice(request).create(viewer.user, practice_options(body), body.colour)
-    return {"id": game_id}
+async def create_practice_game(
+    body: PracticeGame, request: Request, response: Response, viewer: MaybeViewer, db: DB
+) -> dict[str, Any]:
+    """Without a login this makes the visitor a guest: the answer then carries `guest` (the new user) and
+    `csrf_token`, and sets the session cookie."""
+    options = practice_options(body)
+    options.validate()  # a refused body makes no guest
+    viewer = await viewer_or_new_guest(request, response, viewer, db)
+    game_id = await practice(request).create(viewer.user, options, body.colour)
+    answer: dict[str, Any] = {"id": game_id}
+    if viewer.user.is_guest:
+        answer.update(guest=user_view(viewer.user, private=True), csrf_token=viewer.csrf)
+    return answer
 
 
 @router.post("/games/{game_id}/computer")
 async def add_computer_player(
-    game_id: Id, body: ComputerSeat, request: Request, viewer: CurrentViewer
+    game_id: Id, body: ComputerSeat, request: Request, viewer: MemberViewer
 ) -> dict[str, Any]:
     await computers(request).add_computer(viewer.user, game_id, body.team, body.level)
     return {"ok": True}
@@ -146,7 +161,8 @@ async def territory_estimate(
 ) -> dict[str, Any]:
     """Per point (row 0 at the bottom): the estimated owner, for the "Area" view."""
     try:
-        return await area(service_of(request).stream, db, game_id, viewer.user.id if viewer else None, invite)
+        stream, estimate = service_of(request).stream, request.app.state.jobs.area
+        return await area(stream, db, game_id, viewer.user.id if viewer else None, invite, estimate)
     except ImportError:
         raise HTTPException(
             503, {"error": "unavailable", "message": "no territory estimator installed"}

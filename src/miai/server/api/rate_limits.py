@@ -39,6 +39,7 @@ RULES: dict[str, str] = {
     "login": "login attempts from this address",
     "login_checks": "password checks for this account",
     "register": "new accounts from this address",
+    "guests": "new guest accounts from this address",
     "chat": "chat messages",
     "challenge": "challenges",
     "games": "new games",
@@ -194,10 +195,12 @@ def per_address(rule: str) -> Any:
 
 
 def per_user(rule: str) -> Any:
-    """A route dependency counting `rule` per logged-in user, or per address for anonymous requests."""
+    """A route dependency counting `rule` per logged-in user, or per address for anonymous requests and
+    guests (a new guest is a cookie away: their address is what they cannot shed)."""
 
     async def dependency(request: Request, viewer: MaybeViewer) -> None:
-        who = user_key(viewer.user.id) if viewer else ("address", client_address(request))
+        member = viewer is not None and not viewer.user.is_guest
+        who = user_key(viewer.user.id) if member and viewer else ("address", client_address(request))
         await enforce(request, rule, *who)
 
     return Depends(dependency)

@@ -16,8 +16,9 @@ from miai.server.storage import repo
 from miai.server.storage.models import User
 
 USERNAME = re.compile(r"^[A-Za-z0-9_-]{3,32}$")
-# The server's computer players are named computer-LEVEL[-N]; people cannot take such names (any case).
-RESERVED_USERNAME = re.compile(r"^computer([-_].*)?$", re.IGNORECASE)
+# The server's computer players are named computer-LEVEL[-N] and guests guest-HEX; people cannot take such
+# names (any case). Names never grant anything (the stored flags do): this only avoids confusing look-alikes.
+RESERVED_USERNAME = re.compile(r"^(computer|guest)([-_].*)?$", re.IGNORECASE)
 PALETTES = ("classic", "okabe-ito", "tol-bright", "tol-muted", "high-contrast")
 DEFAULT_SETTINGS = {
     "email_notifications": True,
@@ -43,7 +44,7 @@ def validate_registration(username: str, password: str, email: str | None) -> No
     if not USERNAME.match(username):
         raise ValueError("username: 3-32 letters, digits, '_' or '-'")
     if RESERVED_USERNAME.match(username):
-        raise ValueError("username: names starting with 'computer' are reserved for computer players")
+        raise ValueError("username: names starting with 'computer' or 'guest' are reserved")
     validate_password(password)
     if email:
         normalised_email(email)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from miai.server.errors import BadInput, Conflict, Forbidden
+from miai.server.errors import BadInput, Conflict, Forbidden, GuestsMayNot
 from miai.server.play.options import load_options
 from miai.server.play.privacy import EVERYONE, team_audience, teams_audience, users_audience
 from miai.server.play.stream import CommandStream, Tx
@@ -30,6 +30,8 @@ class Chat:
 
 
 async def _post(tx: Tx, user: User, channel: str, text: str, now: datetime) -> dict[str, Any]:
+    if user.is_guest:
+        raise GuestsMayNot("guests cannot chat: register (POST /api/v1/accounts) to talk to other players")
     text = text.strip()
     if not text:
         raise BadInput("the message is empty")

@@ -1,38 +1,29 @@
 """Computer players in server games (the practice controls of games against the computer: `practice.py`).
 
 Computer seats belong to bot accounts (the stored `is_bot` flag; their engine in `settings.bot_level`); after
-every stored command, if a computer is on move, a search runs in the engine process pool and its move goes
-through the same command stream as a human's. Computer turns carry no deadline, so a computer seat never
-times out; on start-up every game whose computer is on move is resumed.
+every stored command, if a computer is on move, a move job goes to the engine jobs (`server/engine_jobs`: in
+this process by default, or to `miai worker` processes through Redis), whose move goes through the same
+command stream as a human's. Computer turns carry no deadline, so a computer seat never times out; on
+start-up every game whose computer is on move is resumed. When a game with computers ends, its players are
+released (external engines closed).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from typing import Any
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from miai.server.errors import CommandError, Conflict, Forbidden
+from miai.server.engine_jobs.protocol import EngineJobs
+from miai.server.errors import Conflict, Forbidden
 from miai.server.play.kinds import table_of
 from miai.server.play.service import GameService
-from miai.server.play.stream import Live
 from miai.server.storage import repo
 from miai.server.storage.models import User
 
 log = logging.getLogger(__name__)
-# (state of any kind, level, seed, seconds) -> a move of that kind
-Chooser = Callable[[Any, int | str, int, float | None], Awaitable[Any]]
-MAX_THINK_SECONDS = 5.0
-
-
-async def engine_chooser(state: Any, level: int | str, seed: int, seconds: float | None) -> Any:
-    from miai.engines.pool import choose_move
-
-    return await choose_move(state, level, seed, seconds)
 
 
 def bot_name(level: int | str, index: int) -> str:
@@ -50,68 +41,57 @@ async def bot_user(db: AsyncSession, level: int | str, taken: set[int]) -> User:
         name = bot_name(level, index)
         user = await repo.user_by_name(db, name)
         if user is None:
-            user = User(
-                username=name,
-                password_hash="!",  # no password verifies against this; bots never log in anyway
-                is_bot=True,
-                settings={"bot_level": level},
-                created_at=datetime.now(UTC),
-            )
-            db.add(user)
-            await db.flush()
-        elif not user.is_bot or user.settings.get("bot_level") != level:
+            user = await _create_bot(db, name, level)
+        if user is None:
+            continue  # the name exists only in another letter case
+        if not user.is_bot or user.settings.get("bot_level") != level:
             continue  # a person's account, or another engine whose name shortens to the same label
         if user.id not in taken:
             return user
     raise Conflict("too many computer players of one level in this game")
 
 
-class Computers:
-    """Runs the computer players of every game in this process."""
+async def _create_bot(db: AsyncSession, name: str, level: int | str) -> User | None:
+    """The bot account `name`, created now, or the one another process created at the same moment (two web
+    processes or workers seating the first computer of a level at once: the loser of the unique name would
+    otherwise fail its whole command)."""
+    user = User(
+        username=name,
+        password_hash="!",  # no password verifies against this; bots never log in anyway
+        is_bot=True,
+        settings={"bot_level": level},
+        created_at=datetime.now(UTC),
+    )
+    try:
+        async with db.begin_nested():
+            db.add(user)
+    except IntegrityError:
+        return await repo.user_by_name(db, name)
+    return user
 
-    def __init__(self, games: GameService, chooser: Chooser = engine_chooser) -> None:
+
+class Computers:
+    """Hands the computer players' turns of this process's stored commands to the engine jobs."""
+
+    def __init__(self, games: GameService, jobs: EngineJobs) -> None:
         self.stream = games.stream
         self.lobby = games.lobby
         self.moves = games.moves
-        self.chooser = chooser
-        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self.jobs = jobs
         self.stream.on_stored(self.on_stored)
 
     def on_stored(self, game_id: int, version: int) -> None:
-        """After every stored command: if a computer is on move, let it think and play."""
+        """After every stored command: if a computer is on move, let it think and play; if the game is over,
+        release its computers."""
         live = self.stream.cached(game_id)
-        if live is None or live.version != version or live.state.is_over:
+        if live is None or live.version != version or not live.bots:
+            return
+        if live.state.is_over:
+            self.jobs.game_over(game_id)
             return
         user_id = live.on_move()
-        running = self._tasks.get(game_id)
-        # A computer's own move comes back here from its task: the next computer may follow at once.
-        if (
-            user_id is None
-            or user_id not in live.bots
-            or (running is not None and running is not asyncio.current_task())
-        ):
-            return
-        task = asyncio.get_running_loop().create_task(self._play(game_id, version, user_id, live))
-        self._tasks[game_id] = task
-        task.add_done_callback(lambda done: self._forget(game_id, done))
-
-    def _forget(self, game_id: int, task: asyncio.Task[None]) -> None:
-        if self._tasks.get(game_id) is task:
-            del self._tasks[game_id]
-
-    async def _play(self, game_id: int, version: int, user_id: int, live: Live) -> None:
-        level = live.bots[user_id]
-        try:
-            move = await self.chooser(live.state, level, version, MAX_THINK_SECONDS)
-            async with self.stream.sessions() as db:
-                user = await repo.user_by_id(db, user_id)
-            if user is None:
-                return
-            await self.moves.move(user, game_id, live.table.format(live.state, move), expected=version)
-        except CommandError as err:
-            log.info("computer move in game %s not stored: %s", game_id, err.message)
-        except Exception:
-            log.exception("computer player failed in game %s", game_id)
+        if user_id is not None and user_id in live.bots:
+            self.jobs.play(game_id, version, user_id, live.bots[user_id])
 
     async def resume(self) -> int:
         """After a start: let computers move in every active game where one is on move."""
@@ -125,14 +105,8 @@ class Computers:
         return resumed
 
     async def idle(self) -> None:
-        """Wait until no computer is thinking (tests)."""
-        while self._tasks:
-            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
-
-    async def stop(self) -> None:
-        for task in list(self._tasks.values()):
-            task.cancel()
-        await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        """Wait until no computer move of this process is in progress (tests)."""
+        await self.jobs.idle()
 
     # ------------------------------------------------------------------------- seats
 
@@ -143,6 +117,8 @@ class Computers:
                 raise Forbidden("only the game's creator can add computer players")
             if tx.game.status != "waiting":
                 raise Conflict("the game is not waiting for players")
+            if table_of(tx.game.kind, tx.game.options).options.rated:
+                raise Conflict("a rated game is between people: computer players never play rated games")
             level = table_of(tx.game.kind, tx.game.options).level(level)
             players = await repo.players_of(tx.db, game_id)
             if all(p.user_id != user.id for p in players):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from miai.core.go import DeadStones, GoState
@@ -32,7 +33,8 @@ class Verdict:
     judged: bool = True
 
 
-def _judge(state: GoState) -> Verdict:
+def judge_now(state: GoState) -> Verdict:
+    """The estimator's verdict, computed here (CPU-bound: a thread, an engine process or a worker)."""
     from miai.engines.estimator import estimate
 
     judgement = estimate(state, playouts=PLAYOUTS, seed=state.plies)
@@ -50,30 +52,46 @@ def corrected(state: GoState, dead: frozenset[int], seki: frozenset[int]) -> Ver
     return Verdict(dead, neutral, seki)
 
 
-_recent: OrderedDict[tuple[object, ...], asyncio.Task[Verdict]] = OrderedDict()
 RECENT = 64
+Judge = Callable[[GoState], Awaitable[Verdict]]
 
 
-async def judge(state: GoState) -> Verdict:
-    """The verdict on a finished game's position; every stone alive if no estimator is available.
+async def in_a_thread(state: GoState) -> Verdict:
+    return await asyncio.to_thread(judge_now, state)
+
+
+class Judging:
+    """The verdicts of one app or worker (each has its own: `GameService.judging`), computed by `backend`
+    (its engine jobs; by default a thread of this process).
 
     Verdicts are remembered for a few recent positions, so the server can judge a game-ending move before
     it takes the database's write turn and find the verdict ready there (other games do not wait for it)."""
-    if not needs_judgement(state):
-        return Verdict()
-    key = (state.rules, state.size, state.plies, tuple(state.board()))
-    task = _recent.get(key)
-    if task is None:
-        task = asyncio.ensure_future(_verdict(state))
-        _recent[key] = task
-        while len(_recent) > RECENT:
-            _recent.popitem(last=False)
-    return await asyncio.shield(task)
 
+    def __init__(self, backend: Judge | None = None) -> None:
+        self.backend: Judge = backend or in_a_thread
+        self._recent: OrderedDict[tuple[object, ...], asyncio.Task[Verdict]] = OrderedDict()
 
-async def _verdict(state: GoState) -> Verdict:
-    try:
-        return await asyncio.to_thread(_judge, state)
-    except Exception:  # a broken estimator must not lose the game's end: score with every stone alive
-        log.exception("the dead-stone estimator failed; scoring with every stone alive")
-        return Verdict(judged=False)
+    def use(self, backend: Judge | None) -> None:
+        """Compute verdicts with `backend` from now on (None: in a thread); those remembered are forgotten."""
+        self.backend = backend or in_a_thread
+        self._recent.clear()
+
+    async def __call__(self, state: GoState) -> Verdict:
+        """The verdict on a finished game's position; every stone alive if no estimator is available."""
+        if not needs_judgement(state):
+            return Verdict()
+        key = (state.rules, state.size, state.plies, tuple(state.board()))
+        task = self._recent.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._verdict(state))
+            self._recent[key] = task
+            while len(self._recent) > RECENT:
+                self._recent.popitem(last=False)
+        return await asyncio.shield(task)
+
+    async def _verdict(self, state: GoState) -> Verdict:
+        try:
+            return await self.backend(state)
+        except Exception:  # a broken estimator must not lose the game's end: score with every stone alive
+            log.exception("the dead-stone estimator failed; scoring with every stone alive")
+            return Verdict(judged=False)

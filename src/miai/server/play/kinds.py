@@ -26,7 +26,7 @@ from miai.core.go.vertex import format_move, parse_move
 from miai.core.registry import Board, GameKind, RecordedState
 from miai.formats.sgf.times import TimeLeft, TimeSystem
 from miai.server.errors import BadInput
-from miai.server.play.judging import judge
+from miai.server.play.judging import Judge
 from miai.server.play.options import GoOptions, KindOptions, load_options
 from miai.server.play.views import AGREED_DRAW, AUTO_PASS, final_result, move_text, position_view
 
@@ -88,8 +88,8 @@ class Table(ABC):
         """What a client draws, as JSON (`event`: for a stored move event, maybe without the legal moves)."""
 
     @abstractmethod
-    async def result(self, state: Any) -> dict[str, Any] | None:
-        """The result of a finished game as JSON."""
+    async def result(self, state: Any, judge: Judge) -> dict[str, Any] | None:
+        """The result of a finished game as JSON (Go's dead stones by `judge`, the caller's judging)."""
 
     @abstractmethod
     def rules(self) -> dict[str, Any]:
@@ -224,7 +224,7 @@ class GoTable(Table):
     def position(self, state: GoState, event: bool = False) -> dict[str, Any]:
         return position_view(state)
 
-    async def result(self, state: GoState) -> dict[str, Any] | None:
+    async def result(self, state: GoState, judge: Judge) -> dict[str, Any] | None:
         verdict = await judge(state)
         return final_result(state, verdict.dead, verdict.neutral, verdict.judged, verdict.seki)
 
@@ -356,7 +356,7 @@ class KindTable(Table):
             view["legal"] = [self.kind.format_move(state, m) for m in state.legal_moves()]
         return view
 
-    async def result(self, state: RecordedState[Any]) -> dict[str, Any] | None:
+    async def result(self, state: RecordedState[Any], judge: Judge) -> dict[str, Any] | None:
         if not state.is_over or state.reason is None:
             return None
         winner = state.winner

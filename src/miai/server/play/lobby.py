@@ -16,7 +16,7 @@ import secrets
 from datetime import timedelta
 from typing import Any
 
-from miai.server.errors import BadInput, Conflict, Forbidden
+from miai.server.errors import BadInput, Conflict, Forbidden, GuestsMayNot
 from miai.server.notify.mailer import Mailer
 from miai.server.play.moves import Moves
 from miai.server.play.options import GoOptions, KindOptions, TableOptions, load_options
@@ -48,6 +48,8 @@ class Lobby:
     ) -> int:
         """A new game waiting for players; with `swap_match` (or `match_of`) it is one of a two-game match."""
         options.validate()
+        if user.is_guest and (not options.practice or challenge is not None or swap_match):
+            raise GuestsMayNot()  # guests: only their own practice games (Practice.create)
         if team is not None and not 1 <= team <= options.teams:
             raise BadInput(f"team must be 1..{options.teams}")
         now = self.stream.now()
@@ -99,6 +101,8 @@ class Lobby:
 
     async def seat(self, tx: Tx, user: User, team: int | None, invite: str | None) -> None:
         """Within a command: `user` takes a seat (in `team`, or one chosen when the game fills)."""
+        if user.is_guest:
+            raise GuestsMayNot()
         game, game_id = tx.game, tx.game.id
         if game.status != "waiting":
             raise Conflict("the game is not waiting for players")

@@ -16,17 +16,20 @@ from miai.core.go import TIMEOUT
 from miai.server.errors import BadInput, Conflict, Forbidden, IllegalMoveError, Stale
 from miai.server.notify.mailer import Mailer
 from miai.server.play.clocks import clock_from, clock_json, starting_clocks
+from miai.server.play.judging import Judging
 from miai.server.play.kinds import table_of
 from miai.server.play.stream import CommandStream, Live, Tx, bots_of, seat_map
 from miai.server.play.views import recorded_move
+from miai.server.ratings.store import record_game
 from miai.server.storage import repo
 from miai.server.storage.models import GamePlayer, User
 
 
 class Moves:
-    def __init__(self, stream: CommandStream, mailer: Mailer) -> None:
+    def __init__(self, stream: CommandStream, mailer: Mailer, judging: Judging) -> None:
         self.stream = stream
         self.mailer = mailer
+        self.judging = judging  # dead stones of the games that end here
 
     async def start(self, tx: Tx, players: list[GamePlayer]) -> None:
         """Every seat is taken and confirmed: the game begins, the first clock runs."""
@@ -104,7 +107,7 @@ class Moves:
         except ValueError:  # illegal or unreadable: the command itself will say so
             return None
         if state.is_over:
-            await live.table.result(state)
+            await live.table.result(state, self.judging)
         return live, state
 
     async def timeout(self, game_id: int, version: int) -> bool:
@@ -172,8 +175,11 @@ class Moves:
         on_move = after.to_move()
         tx.changes.update(plies=state.plies, clocks=clocks, to_move=on_move, turn_started_at=now)
         if state.is_over:
-            result = await table.result(state)
+            result = await table.result(state, self.judging)
             tx.changes.update(status="finished", result=result, finished_at=now, deadline_at=None)
+            # Rated: the ratings move in this transaction, with the result, or neither does.
+            if result is not None and table.options.rated and not live.bots:
+                await record_game(tx.db, game, table.options, live.seats, result, now)
             tx.event("finished", {"result": result})
             users = await repo.users_by_ids(tx.db, list(set(live.seats.values())))
             for u in users.values() if live.between_people() else ():

@@ -45,6 +45,7 @@ class TableOptions:
     visibility: str
     mode: str
     level: int | str | None
+    rated: bool
 
     @property
     def practice(self) -> bool:
@@ -74,6 +75,10 @@ class TableOptions:
             raise OptionsError("mode is standard, computer or local")
         if self.visibility not in {"public", "private"}:
             raise OptionsError("visibility is public or private")
+        if not isinstance(self.rated, bool):
+            raise OptionsError("rated is true or false")
+        if self.rated and self.mode != "standard":
+            raise OptionsError("practice games (against the computer or at one screen) are never rated")
         if not MIN_MOVE_SECONDS <= self.seconds_per_move <= MAX_MOVE_SECONDS:
             raise OptionsError(f"time per move must be {MIN_MOVE_SECONDS} s .. 30 days")
         try:
@@ -108,6 +113,7 @@ TABLE_FIELDS = (
     "visibility",
     "mode",
     "level",
+    "rated",
 )
 
 
@@ -134,6 +140,7 @@ class GoOptions(TableOptions):
         "standard"  # standard | computer (one player against the computer) | local (two at one screen)
     )
     level: int | str | None = None  # the computer's level in `computer` mode
+    rated: bool = False  # the creator's choice; standard games only (server/ratings)
 
     @property
     def preset_key(self) -> str:
@@ -231,6 +238,7 @@ class KindOptions(TableOptions):
     visibility: str = "public"
     mode: str = "standard"
     level: int | str | None = None
+    rated: bool = False
 
     @property
     def game_kind(self) -> GameKind:

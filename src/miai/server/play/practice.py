@@ -3,13 +3,14 @@ back, forward, start and end) and the live territory estimate ("Area")."""
 
 from __future__ import annotations
 
-import asyncio
 import random
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.core.errors import IllegalMove
+from miai.core.go import GoState
 from miai.server.errors import BadInput, Conflict, Forbidden
 from miai.server.play.computer import bot_user
 from miai.server.play.kinds import table_for, table_of
@@ -150,14 +151,20 @@ def _human_teams(live: Live) -> set[int]:
 
 
 async def area(
-    stream: CommandStream, db: AsyncSession, game_id: int, user_id: int | None, invite: str | None
+    stream: CommandStream,
+    db: AsyncSession,
+    game_id: int,
+    user_id: int | None,
+    invite: str | None,
+    estimate: Callable[[GoState], Awaitable[tuple[float, ...]]],
 ) -> dict[str, Any]:
-    """The live territory estimate ("Area"): per point, the team it most likely belongs to, and how sure."""
+    """The live territory estimate ("Area"): per point, the team it most likely belongs to, and how sure.
+    `estimate` is the engine jobs' (this process's engines, or a worker's)."""
     game = await load_visible_game(db, game_id, user_id, invite)
     if not table_of(game.kind, game.options).scored:
         raise Conflict("the territory estimate is for Go")
     state = await stream.current_state(db, game)
-    from miai.engines.estimator import area_estimate  # numba: imported when first needed, as in judging.py
-
-    estimate = await asyncio.to_thread(area_estimate, state, 200, state.plies)
-    return {"size": state.size, "ownership": list(estimate), "ply": state.plies}
+    # The estimate may wait long (a busy engine worker): give the connection back to the pool meanwhile.
+    await db.commit()
+    ownership = await estimate(state)
+    return {"size": state.size, "ownership": list(ownership), "ply": state.plies}

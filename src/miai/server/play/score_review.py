@@ -11,6 +11,7 @@ from miai.server.play.judging import corrected
 from miai.server.play.kinds import table_of
 from miai.server.play.stream import CommandStream
 from miai.server.play.views import final_result
+from miai.server.ratings.store import recompute_game
 from miai.server.storage import repo
 from miai.server.storage.models import ScoreFlag, User
 
@@ -73,6 +74,7 @@ class ScoreReview:
                 {**game.result, "replaced_at": now.isoformat(), "replaced_by": admin.username},
             ]
             tx.changes.update(result=result, result_history=history)
+            await recompute_game(tx.db, game, result, now)  # a rated game's ratings follow its result
             for flag in await repo.open_flags(tx.db, game_id):
                 flag.resolved_by, flag.resolved_at = admin.id, now
                 flag.resolution = note[:2000] or "dead stones corrected"

@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from miai.server.notify.mailer import Mailer
 from miai.server.play.chat import Chat
+from miai.server.play.judging import Judge, Judging
 from miai.server.play.lobby import Lobby
 from miai.server.play.moves import Moves
 from miai.server.play.score_review import ScoreReview
@@ -30,9 +31,12 @@ class GameService:
         mailer: Mailer,
         confirm_window: float = 300,
         now: Clock = system_now,
+        judge: Judge | None = None,
     ) -> None:
         self.stream = CommandStream(sessions, hub, now)
-        self.moves = Moves(self.stream, mailer)
+        # Dead stones at the end of games: `judge` (engine jobs), by default a thread of this process.
+        self.judging = Judging(judge)
+        self.moves = Moves(self.stream, mailer, self.judging)
         self.lobby = Lobby(self.stream, self.moves, mailer, confirm_window)
         self.chat = Chat(self.stream)
         self.score_review = ScoreReview(self.stream)

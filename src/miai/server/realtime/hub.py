@@ -9,6 +9,18 @@ Redis is optional and its loss is survivable (see `relay.py`): while it is away,
 process's own subscribers only; when it is back, every subscription of every process is told to resync
 (`Subscription.resync`), and game sockets catch up from the database by version. Besides the messages, a
 control channel carries those resync requests and credential revocations (`revocation.py`).
+
+Fan-out without a task per socket: a socket's reader task waits on its subscription's queue, but while it
+waits with nothing queued (caught up, not overflowed, no resync, not revoked) it lends the hub a `direct`
+function, and the hub's dispatch hands each message straight to it: the socket's filter runs (privacy.py,
+as on the queue path) and the already serialised frame is written at once (`eager.run`: a websocket send
+only waits when the client's buffer is full). So one event to 5,000 idle sockets is one loop in the code that
+received it, as in a bare relay, not 5,000 task wake-ups (bench/server.md). Everything else takes the queue:
+a message the direct function declines (one that needs the database, such as a team change), anything
+while a direct send is still waiting on a slow client (the reader finishes that send before the queue, so
+no message overtakes an earlier one, and the slow client holds up no one else), catch-up, overflow, resync
+and revocation. A direct send that fails (the socket closed) queues its message: the reader meets the error
+and ends; the hub never sees it.
 """
 
 from __future__ import annotations
@@ -21,10 +33,11 @@ import logging
 import re
 import secrets
 from collections import defaultdict
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 
+from miai.server.realtime import eager
 from miai.server.realtime.relay import RedisRelay, Sleep
 
 log = logging.getLogger(__name__)
@@ -32,6 +45,10 @@ QUEUE_LIMIT = 1000
 PREFIX = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")  # no glob characters: it becomes a PSUBSCRIBE pattern
 REVOKED = 4401  # the close code of a socket whose token or session was revoked
 MAX_PENDING_CONTROL = 10_000
+
+# Takes a message in the dispatching code for an idle socket: True once it is sent (or filtered out), False
+# to queue it for the socket's reader task after all.
+Direct = Callable[["Message"], bool]
 
 
 @dataclass(frozen=True)
@@ -65,16 +82,50 @@ class Subscription:
         self.queue: asyncio.Queue[Message | None] = asyncio.Queue(QUEUE_LIMIT)
         self.overflowed = False
         self.close_code: int | None = None  # set when the socket must close (its credential was revoked)
+        self.direct: Direct | None = None  # set only while the reader waits on an empty queue
+        self.sending: asyncio.Task[None] | None = None  # a direct send waiting for a slow client
 
     def deliver(self, message: Message) -> None:
+        direct = self.direct
+        if direct is not None and not self.overflowed and self.queue.empty():
+            try:
+                if direct(message):
+                    return
+            except Exception:  # the send failed (the socket closed): the reader meets the error with it
+                self.direct = None
         try:
             self.queue.put_nowait(message)
         except asyncio.QueueFull:
             self.overflowed = True  # the client will resync from its last version
 
-    async def get(self) -> Message | None:
-        """The next message, or None once `wake` was called (the socket's reader has stopped)."""
-        return await self.queue.get()
+    async def get(self, direct: Direct | None = None) -> Message | None:
+        """The next message, or None once `wake` was called (the socket's reader has stopped). While this
+        waits on an empty queue, `direct` takes the messages in the hub's dispatch instead (see above)."""
+        self.direct = direct
+        try:
+            message = await self.queue.get()
+        finally:
+            self.direct = None
+        if self.sending is not None:  # finish the direct send first: nothing overtakes it
+            sending, self.sending = self.sending, None
+            await sending  # its error (the socket closed) is the reader's, as if it had sent
+        return message
+
+    def send_now(self, send: Coroutine[Any, Any, None]) -> None:
+        """For a `direct` function: run a send here; if it has to wait for a slow client, it goes on in a
+        task, and later messages queue behind it. An error raised at once reaches `deliver`."""
+        task = eager.run(send)
+        if task is not None:
+            self.sending = task
+            self.direct = None
+
+    def close(self) -> None:
+        """The socket is done: no more direct sends, and a waiting one is abandoned."""
+        self.direct = None
+        sending, self.sending = self.sending, None
+        if sending is not None:
+            sending.cancel()
+            sending.add_done_callback(_consume)
 
     def wake(self) -> None:
         with contextlib.suppress(asyncio.QueueFull):  # a full queue wakes the reader soon anyway
@@ -92,9 +143,16 @@ class Subscription:
     def revoke(self) -> None:
         """Close the socket: nothing queued is sent any more, the reader stops at once."""
         self.close_code = REVOKED
+        self.direct = None
         while not self.queue.empty():
             self.queue.get_nowait()
         self.queue.put_nowait(None)
+
+
+def _consume(task: asyncio.Task[None]) -> None:
+    """An abandoned send's error (the socket closed) is expected: read it so asyncio does not log it."""
+    if not task.cancelled():
+        task.exception()
 
 
 class Hub:
@@ -241,6 +299,10 @@ class Hub:
             if credential is None or sub.owner[1] == credential:
                 sub.revoke()
 
+    def subscribers(self, topic: str) -> int:
+        """How many of this process's subscriptions follow `topic` (other processes' are not counted)."""
+        return len(self._subs.get(topic, ()))
+
     @contextlib.asynccontextmanager
     async def subscribe(
         self, *topics: str, owner: tuple[int, str] | None = None
@@ -254,6 +316,7 @@ class Hub:
         try:
             yield sub
         finally:
+            sub.close()
             for topic in topics:
                 self._subs[topic].discard(sub)
                 if not self._subs[topic]:

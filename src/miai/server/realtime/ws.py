@@ -22,7 +22,7 @@ from miai.server.errors import CommandError
 from miai.server.play import queries
 from miai.server.play.privacy import Reader
 from miai.server.play.service import GameService
-from miai.server.realtime.hub import Hub, Subscription, resync_notice
+from miai.server.realtime.hub import Hub, Message, Subscription, resync_notice
 from miai.server.realtime.messages import (
     BadMessage,
     ChatMessage,
@@ -41,6 +41,9 @@ MAX_MISSED = queries.EVENTS_PAGE
 UNSUPPORTED_DATA = 1003  # the close code for a binary frame (RFC 6455)
 BAD_QUERY = 4422  # the close code for a game id, `since` or invite outside its range
 UNAUTHORIZED = 4401  # an unknown or revoked token (HTTP: 401), or no login where one is needed
+# Events after which a game socket reads what its viewer may see again (the loop, not the direct path).
+TEAM_CHANGES = frozenset({"joined", "confirming", "left", "unconfirmed_removed"})
+GAME_STATE_CHANGES = frozenset({"finished", "reset"})  # private chat closes or reopens
 
 
 def _same_origin(websocket: WebSocket) -> bool:
@@ -112,8 +115,23 @@ async def _game_socket(
             last, reader = await _catch_up(websocket, service, game_id, user_id, invite, since)
             receiver = asyncio.create_task(_receive(websocket, service, viewer, game_id))
             receiver.add_done_callback(lambda _task: sub.wake())
+
+            def direct(message: Message) -> bool:
+                """In the hub's dispatch, while this socket is idle (hub.py): an ordinary event is sent at
+                once; one that changes what this viewer may read waits for the loop below."""
+                nonlocal last
+                if message.t in TEAM_CHANGES or message.t in GAME_STATE_CHANGES:
+                    return False
+                if message.v is not None and message.v <= last:
+                    return True
+                if reader.may_read(message.audience):
+                    sub.send_now(websocket.send_text(message.wire_text))
+                if message.v is not None:
+                    last = message.v
+                return True
+
             while True:
-                message = await sub.get()
+                message = await sub.get(direct)
                 if message is None or receiver.done():
                     break
                 if sub.overflowed:
@@ -122,11 +140,11 @@ async def _game_socket(
                     continue
                 if message.v is not None and message.v <= last:
                     continue
-                if message.t in {"joined", "confirming", "left", "unconfirmed_removed"}:  # teams changed
+                if message.t in TEAM_CHANGES:
                     async with app.state.sessions() as db:
                         team = queries.viewer_team(await repo.players_of(db, game_id), user_id)
                     reader = dataclasses.replace(reader, team=team)
-                elif message.t in {"finished", "reset"}:  # a practice undo can reopen a finished game
+                elif message.t in GAME_STATE_CHANGES:  # a practice undo can reopen a finished game
                     reader = dataclasses.replace(reader, game_over=message.t == "finished")
                 if reader.may_read(message.audience):
                     await websocket.send_text(message.wire_text)
@@ -273,9 +291,14 @@ async def user_socket(websocket: WebSocket) -> None:
         await _check_not_revoked(websocket, viewer, sub)
         reader = asyncio.create_task(_drain(websocket))
         reader.add_done_callback(lambda _task: sub.wake())
+
+        def direct(message: Message) -> bool:  # while idle: sent in the hub's dispatch (hub.py)
+            sub.send_now(websocket.send_text(message.wire_text))
+            return True
+
         try:
             while True:
-                message = await sub.get()
+                message = await sub.get(direct)
                 if message is None or reader.done():
                     break
                 if sub.overflowed:  # notices were lost (a full queue, Redis away): the client re-fetches all

@@ -35,7 +35,16 @@ class Base(DeclarativeBase):
 class User(Base):
     __tablename__ = "users"
     # Names are looked up in any case, so they are unique in any case too.
-    __table_args__ = (Index("ux_users_username_lower", func.lower(text("username")), unique=True),)
+    __table_args__ = (
+        Index("ux_users_username_lower", func.lower(text("username")), unique=True),
+        # the expiry sweep: guests only (partial), by when they were last seen
+        Index(
+            "ix_users_guest_active",
+            "last_active_at",
+            postgresql_where=text("is_guest"),
+            sqlite_where=text("is_guest"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     username: Mapped[str] = mapped_column(String(32), unique=True, index=True)
@@ -45,6 +54,9 @@ class User(Base):
     # computer and engine players: never a person, never logged into; names do not decide this
     is_bot: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     email_verified_at: Mapped[datetime | None] = mapped_column(default=None)  # of the current `email`
+    # a visitor playing without an account (identity/guests.py): no password, no e-mail, practice games only
+    is_guest: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    last_active_at: Mapped[datetime | None] = mapped_column(default=None)  # guests: expiry after inactivity
     settings: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime]
 
@@ -87,6 +99,22 @@ class ApiToken(Base):
 
 class Game(Base):
     __tablename__ = "games"
+    __table_args__ = (
+        # the archive, newest first (and its date range); the watch list, newest first (finding/queries.py)
+        Index(
+            "ix_games_finished",
+            "finished_at",
+            "id",
+            postgresql_where=text("status = 'finished'"),
+            sqlite_where=text("status = 'finished'"),
+        ),
+        Index(
+            "ix_games_live",
+            "id",
+            postgresql_where=text("status = 'active'"),
+            sqlite_where=text("status = 'active'"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16), default="go")
@@ -117,11 +145,15 @@ class Game(Base):
 
 class GamePlayer(Base):
     __tablename__ = "game_players"
-    __table_args__ = (UniqueConstraint("game_id", "user_id"),)
+    # (user_id, game_id): a player's games are read from the index alone
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id"),
+        Index("ix_game_players_user_game", "user_id", "game_id"),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
     team: Mapped[int | None] = mapped_column(Integer, default=None)  # None: to be assigned at random
     seat: Mapped[int | None] = mapped_column(Integer, default=None)  # join order inside the team
     joined_seq: Mapped[int] = mapped_column(Integer)
@@ -232,3 +264,49 @@ class SeatRemoval(Base):
     reason: Mapped[str] = mapped_column(String(16))  # unconfirmed
     window_seconds: Mapped[float | None] = mapped_column(Double, default=None)  # the confirmation window
     created_at: Mapped[datetime]
+
+
+class UserRating(Base):
+    """A user's current rating of one kind key (server/ratings/kind_keys.py), rebuilt from `rating_history`
+    by `miai ratings recompute`. Glicko-2: rating, RD, volatility; OpenSkill: mu, sigma."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (
+        UniqueConstraint("user_id", "kind_key"),
+        Index("ix_ratings_kind_key_rating", "kind_key", "rating"),  # leaderboards
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    kind_key: Mapped[str] = mapped_column(String(24))
+    system: Mapped[str] = mapped_column(String(12))  # glicko2 | openskill
+    rating: Mapped[float] = mapped_column(Double)
+    deviation: Mapped[float] = mapped_column(Double)
+    volatility: Mapped[float | None] = mapped_column(Double, default=None)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime]
+
+
+class RatingChange(Base):
+    """One player's rating before and after one rated game: the profile's graph, and what a recompute
+    replays (in `finished_at`, then game order)."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (
+        UniqueConstraint("game_id", "user_id"),
+        Index("ix_rating_history_user", "user_id", "kind_key", "finished_at"),
+        Index("ix_rating_history_kind_key", "kind_key", "finished_at", "game_id"),
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    kind_key: Mapped[str] = mapped_column(String(24))
+    team: Mapped[int] = mapped_column(Integer)
+    finished_at: Mapped[datetime]
+    rating_before: Mapped[float] = mapped_column(Double)
+    deviation_before: Mapped[float] = mapped_column(Double)
+    volatility_before: Mapped[float | None] = mapped_column(Double, default=None)
+    rating_after: Mapped[float] = mapped_column(Double)
+    deviation_after: Mapped[float] = mapped_column(Double)
+    volatility_after: Mapped[float | None] = mapped_column(Double, default=None)

@@ -337,6 +337,19 @@ async def active_games(db: AsyncSession) -> list[Game]:
     return list((await db.execute(select(Game).where(Game.status == "active"))).scalars())
 
 
+async def bots_on_move(db: AsyncSession) -> list[tuple[int, int, User]]:
+    """(game id, version, the computer on move) of every active game whose player on move is a bot account
+    (the engine queue's sweep): filtered here, not by loading every active game."""
+    on_move = Game.to_move["user_id"].as_integer()
+    query = (
+        select(Game.id, Game.version, User)
+        .join(User, User.id == on_move)
+        .where(Game.status == "active", User.is_bot.is_(True))
+        .order_by(Game.id)
+    )
+    return [(game, version, user) for game, version, user in await db.execute(query)]
+
+
 async def delete_moves_after(db: AsyncSession, game_id: int, ply: int) -> None:
     """Practice games only: forget the record after `ply` (undo)."""
     await db.execute(delete(GameMove).where(GameMove.game_id == game_id, GameMove.ply > ply))

@@ -75,7 +75,15 @@ export function go(url, replace = false) {
 function renderNav(path = location.pathname) {
   const nav = document.getElementById('nav');
   const item = (href, text, id) => h('a', { href, 'data-link': true, id, 'aria-current': path === href ? 'page' : null }, text);
-  if (session.user) {
+  if (session.user && session.user.is_guest) { // no multiplayer, settings of an account or logging out
+    clear(nav,
+      item('/', 'Lobby', 'nav-lobby'),
+      item('/new', 'Play the computer', 'nav-new'),
+      item('/dashboard', 'Dashboard', 'nav-dashboard'),
+      h('span.user', { id: 'nav-user' }, 'Guest'),
+      item('/register', 'Register', 'nav-register'),
+    );
+  } else if (session.user) {
     clear(nav,
       item('/', 'Lobby', 'nav-lobby'),
       item('/new', 'New game', 'nav-new'),

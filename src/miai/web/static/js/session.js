@@ -33,6 +33,11 @@ export async function loadSession() {
   return session.user;
 }
 
+/** A visitor's first practice game made them a guest (POST /practice answers with the user and CSRF token). */
+export function becomeGuest(user, csrf) {
+  set(user, csrf);
+}
+
 export async function login(username, password) {
   const data = await post('/session', { username, password });
   set(data.user, data.csrf_token);

@@ -3,7 +3,7 @@ import { get, post } from '../api.js';
 import { clear, h, link, navigate, toast } from '../dom.js';
 import { PRESETS } from '../format.js';
 import { KINDS, kindOf } from '../games/registry.js';
-import { session } from '../session.js';
+import { becomeGuest, session } from '../session.js';
 import { tabSession } from '../storage.js';
 
 const KIND_CHOICES = [['go', 'Go'], ...Object.values(KINDS).map((k) => [k.key, k.title])];
@@ -53,8 +53,10 @@ function timeInput(id, seconds, unit) {
 }
 
 export async function createPage(main) {
-  if (!session.user) {
-    clear(main, h('div.card', h('h1', 'Create a game'), h('p', link('/login?next=/new', 'Log in'), ' to create a game.')));
+  if (!session.user || session.user.is_guest) { // visitors and guests: practice games only, no account needed
+    clear(main, practiceForm(await dgoHandicaps()), h('div.card', h('h1', 'Create a game'),
+      h('p', 'Playing as a guest: your games are private and kept a week after your last visit. ',
+        link('/register', 'Register'), ' to keep them and to play other people, or ', link('/login?next=/new', 'log in'), '.')));
     return;
   }
   const teamsSel = select('teams', Array.from({ length: 7 }, (_, i) => [i + 2, `${i + 2}`]), 2);
@@ -283,6 +285,7 @@ function practiceForm(handicaps) {
     }
     try {
       const created = await post('/practice', body);
+      if (created.guest) becomeGuest(created.guest, created.csrf_token); // the first game made a guest session
       navigate(`/games/${created.id}`);
     } catch (err) {
       error.textContent = err.message;

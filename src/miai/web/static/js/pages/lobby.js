@@ -13,7 +13,7 @@ export async function lobbyPage(main) {
     main,
     h('div.page-head',
       h('h1', 'Open games'),
-      session.user ? h('a.button.primary#create-link', { href: '/new', 'data-link': true }, 'Create a game') : h('p', link('/login', 'Log in'), ' or ', link('/register', 'register'), ' to play.'),
+      session.user ? h('a.button.primary#create-link', { href: '/new', 'data-link': true }, 'Create a game') : h('p', link('/login', 'Log in'), ' or ', link('/register', 'register'), ' to play, or ', link('/new', 'play the computer'), ' as a guest.'),
     ),
     list,
   );
@@ -50,7 +50,7 @@ export async function lobbyPage(main) {
         const joined = mine.has(g.id);
         // A challenge: only the challenged player may join (anyone else would be refused), and they accept it.
         const forMe = Boolean(g.challenge_to && session.user && g.challenge_to === session.user.id);
-        const open = session.user && !joined && !g.challenge_to;
+        const open = session.user && !session.user.is_guest && !joined && !g.challenge_to; // guests: practice only
         const entry = kindOf(g.kind);
         const teams = g.teams.map((taken, i) => {
           const t = i + 1;

@@ -1,0 +1,82 @@
+"""The embedded default: engine work in this process and its engine pool, nothing to install.
+
+A computer move is a task of this process (one per game at a time); the move of a computer that follows
+another computer starts from inside the previous move's task, when its move is stored. Dead-stone verdicts
+and territory estimates run in a thread, as before the engine queue existed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from miai.core.go import GoState
+from miai.server.engine_jobs.playing import play_move
+from miai.server.engine_jobs.protocol import Engine
+from miai.server.engine_jobs.wire import MoveJob
+from miai.server.play.judging import Verdict
+from miai.server.play.service import GameService
+
+log = logging.getLogger(__name__)
+
+
+class LocalJobs:
+    def __init__(self, games: GameService, engine: Engine) -> None:
+        self.games = games
+        self.engine = engine
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        # A turn that came while the game's previous move was still thinking (an undo / redo meanwhile):
+        # played once that move ends (refused by then), or the game would wait for its computer forever.
+        self._waiting: dict[int, MoveJob] = {}
+
+    def play(self, game: int, version: int, seat: int, level: int | str) -> None:
+        job = MoveJob(game, version, seat, level)
+        running = self._tasks.get(game)
+        # A computer's own stored move comes back here from its task: the next computer may follow at once.
+        if running is not None and running is not asyncio.current_task():
+            self._waiting[game] = job
+            return
+        self._waiting.pop(game, None)
+        self._start(job)
+
+    def _start(self, job: MoveJob) -> None:
+        task = asyncio.get_running_loop().create_task(self._play(job))
+        self._tasks[job.game] = task
+        task.add_done_callback(lambda done: self._forget(job.game, done))
+
+    def _forget(self, game: int, task: asyncio.Task[None]) -> None:
+        if self._tasks.get(game) is not task:
+            return
+        del self._tasks[game]
+        waiting = self._waiting.pop(game, None)
+        if waiting is not None and not task.cancelled():
+            self._start(waiting)
+
+    async def _play(self, job: MoveJob) -> None:
+        try:
+            await play_move(self.games, self.engine, job)
+        except Exception:
+            log.exception("computer player failed in game %s", job.game)
+
+    async def judge(self, state: GoState) -> Verdict:
+        return await self.engine.judge(state)
+
+    async def area(self, state: GoState) -> tuple[float, ...]:
+        return await self.engine.area(state)
+
+    def game_over(self, game: int) -> None:
+        self.engine.release(game)
+
+    async def start(self) -> None:
+        return None
+
+    async def idle(self) -> None:
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+
+    async def stop(self) -> None:
+        self._waiting.clear()
+        for task in list(self._tasks.values()):
+            task.cancel()
+        await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        await self.engine.close()

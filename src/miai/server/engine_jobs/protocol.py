@@ -1,0 +1,59 @@
+"""What the server asks of engine work, wherever it runs: `EngineJobs` (the server's side) and `Engine`
+(what actually computes, in the process that runs the jobs)."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from miai.core.go import GoState
+from miai.server.play.judging import Verdict
+
+MAX_THINK_SECONDS = 5.0  # a computer's time per move in server games (settings.computer_seconds)
+
+
+class EngineJobs(Protocol):
+    """Engine work for the server: in this process (`local.py`) or for workers (`redis_queue.py`)."""
+
+    def play(self, game: int, version: int, seat: int, level: int | str) -> None:
+        """The computer `seat` (its user id) is on move in `game` at `version`: let it play (fire and forget;
+        its move is stored through the game's command stream with `expected=version`)."""
+
+    async def judge(self, state: GoState) -> Verdict:
+        """The dead stones of a finished game's position."""
+
+    async def area(self, state: GoState) -> tuple[float, ...]:
+        """The territory estimate of a position (see `miai.engines.estimator.area`)."""
+
+    def game_over(self, game: int) -> None:
+        """The game ended: its computer players may be released (external engines closed)."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    async def idle(self) -> None:
+        """Wait until no computer move of this process is in progress (tests)."""
+
+
+class Engine(Protocol):
+    """The engines of one process: computer players kept per game, and the estimator."""
+
+    async def choose(
+        self,
+        game: int,
+        seat: int,
+        state: Any,
+        level: int | str,
+        seed: int,
+        memo: dict[str, Any] | None,
+    ) -> tuple[Any, dict[str, Any] | None]:
+        """(the move of the player on move in `state`, the player's memo to restore it elsewhere)."""
+
+    async def judge(self, state: GoState) -> Verdict: ...
+
+    async def area(self, state: GoState) -> tuple[float, ...]: ...
+
+    def release(self, game: int) -> None:
+        """Close and forget `game`'s players."""
+
+    async def close(self) -> None: ...
