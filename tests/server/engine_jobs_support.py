@@ -75,7 +75,7 @@ async def _stop(worker: Worker) -> None:
     worker.stopping.set()
 
 
-def until(condition: Callable[[], bool], seconds: float = 15.0) -> None:
+def until(condition: Callable[[], bool], seconds: float = 30.0) -> None:
     deadline = time.monotonic() + seconds
     while not condition():
         assert time.monotonic() < deadline, "condition not met in time"

@@ -125,6 +125,8 @@ def test_profile_shows_record_games_and_badges(client: TestClient) -> None:
         "games/live?cursor=" + "A" * 500,
         "games/archive?cursor=bm90IGEgY3Vyc29y",
         "games/archive?cursor=MjAyNi0wMS0wMXwx",  # a naive time
+        "games/archive?cursor=MDAwMS0wMS0wMVQwMDowMDowMCswMTowMHwx",  # 0001-01-01T00:00:00+01:00|1
+        "games/archive?cursor=OTk5OS0xMi0zMVQyMzo1OTo1OS0wMTowMHwx",  # 9999-12-31T23:59:59-01:00|1
         "games/archive?since=99999-01-01",
         "games/archive?since=0001-01-01",
         "games/archive?until=NaN",

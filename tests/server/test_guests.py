@@ -18,6 +18,7 @@ from sqlalchemy import func, select
 from miai.core.go import PASS, GoState, Move
 from miai.server.app import create_app
 from miai.server.errors import GuestsMayNot
+from miai.server.identity import guests
 from miai.server.scheduling.guests import expire_guests
 from miai.server.storage.models import Game, GameMove, Session, User
 from tests.server.conftest import FakeClock, make_settings, register
@@ -181,6 +182,12 @@ def test_guests_play_practice_games_only(client: TestClient) -> None:
     assert challenge.status_code == 404, challenge.text
     assert member.get(f"/api/v1/games/{own}").status_code in (403, 404)
     assert own not in [g["id"] for g in client.get("/api/v1/games").json()["games"]]
+    for path in (
+        f"users/{name}/ratings",
+        f"users/{name}/handicap?opponent=bob",
+        f"users/bob/handicap?opponent={name}",
+    ):
+        assert member.get(f"/api/v1/{path}").status_code == 404, path
     assert client.post("/api/v1/session", json={"username": name, "password": ""}).status_code == 422
     assert client.post("/api/v1/session", json={"username": name, "password": "x"}).status_code == 401
     # The play layer refuses too (websocket commands reach it without the HTTP routes).
@@ -303,3 +310,20 @@ def test_a_guest_has_no_profile_or_archive_for_others_to_browse(client: TestClie
         assert alice.get(url).status_code == 404, url
         assert client.get(url).status_code == 404, url  # a visitor without any session
     assert guest.get(f"/api/v1/users/{name}").status_code == 200  # the guest sees their own
+
+
+def test_a_name_registered_during_a_claim_is_refused_not_a_crash(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    register(client, "ada")
+    visitor = Visitor(client)
+    visitor.practice()
+
+    async def not_seen_yet(db: Any, name: str) -> None:
+        return None  # as if "ada" registered between the claim's check and its write
+
+    monkeypatch.setattr(guests.repo, "user_by_name", not_seen_yet)
+    body = {"username": "Ada", "password": "correct horse", "email": None}
+    refused = visitor.post("/api/v1/accounts", body)
+    assert refused.status_code == 422 and "taken" in refused.json()["message"], refused.text
+    assert visitor.get("/api/v1/me").json()["user"]["is_guest"] is True  # still the guest

@@ -67,6 +67,24 @@ def test_a_rated_game_moves_both_ratings_once_and_an_unrated_one_none(client: Te
     assert set(ratings(alice)) == {"go-9", "go-19"} and ratings(alice)["go-9"] == before["go-9"]
 
 
+def test_a_private_games_rating_point_is_shown_to_its_players_only(client: TestClient) -> None:
+    alice, bob, eve = register(client, "alice"), register(client, "bob"), register(client, "eve")
+    public = black_resigns(bob, alice)
+    created = bob.ok("/api/v1/games", {"size": 9, "team": 1, "rated": True, "visibility": "private"})
+    private = int(created["id"])
+    alice.ok(f"/api/v1/games/{private}/join", {"team": 2, "invite": created["invite_code"]})
+    bob.ok(f"/api/v1/games/{private}/confirm")
+    alice.ok(f"/api/v1/games/{private}/confirm")
+    bob.ok(f"/api/v1/games/{private}/resign", {})
+    for player in (alice, bob):  # the players see both points of each other's graph
+        for name in ("alice", "bob"):
+            assert [p["game_id"] for p in ratings(player, name)["go-9"]["history"]] == [public, private]
+    for viewer in (eve, client):  # others: not which private game, when, nor against whom
+        for name in ("alice", "bob"):
+            seen = ratings(viewer, name)["go-9"]
+            assert [p["game_id"] for p in seen["history"]] == [public] and seen["games"] == 2
+
+
 def test_other_kinds_and_team_games_have_their_own_keys(client: TestClient) -> None:
     players = [register(client, name) for name in ("ann1", "ann2", "bob1", "bob2")]
     body = {"size": 9, "players_per_team": 2, "team": 1, "rated": True}

@@ -101,7 +101,8 @@ def _archive_cursor(cursor: str | None) -> tuple[datetime, int] | None:
         when = datetime.fromisoformat(moment)
     except ValueError as error:
         raise _bad_cursor() from error
-    if when.tzinfo is None:
+    # bounded like `since`: PostgreSQL's driver cannot send years near 1 or 9999 (a 500, not a 422)
+    if when.tzinfo is None or not EARLIEST <= when <= LATEST:
         raise _bad_cursor()
     return when, _id_in_cursor(game_id)
 

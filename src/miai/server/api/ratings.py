@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query
 
-from miai.server.api.deps import DB
+from miai.server.api.deps import DB, MaybeViewer
 from miai.server.api.inputs import Line
 from miai.server.errors import BadInput, NotFound
 from miai.server.ratings.kind_keys import go_size_class, known_key, system_of
@@ -29,7 +29,7 @@ MAX_HISTORY = 1000  # points of the rating graph, the latest
 
 async def _user(db: DB, username: str) -> User:
     user = await repo.user_by_name(db, username)
-    if user is None:
+    if user is None or user.is_guest:  # guests are not found by name (docs/api.md, "Guests")
         raise NotFound(f"no user {username!r}")
     return user
 
@@ -52,12 +52,16 @@ def rating_view(row: UserRating) -> dict[str, Any]:
 
 
 @router.get("/users/{username}/ratings")
-async def user_ratings(username: Name, db: DB) -> dict[str, Any]:
-    """Every rating of the user, per kind key, with its history (oldest first) for the rating graph."""
+async def user_ratings(username: Name, db: DB, viewer: MaybeViewer) -> dict[str, Any]:
+    """Every rating of the user, per kind key, with its history (oldest first) for the rating graph.
+    A private game's point only to its players: its id and time tell who played whom and how it ended."""
     user = await _user(db, username)
     rows = await store.user_ratings(db, user.id)
     points: dict[str, list[dict[str, Any]]] = {row.kind_key: [] for row in rows}
-    for change in await store.user_history(db, user.id, MAX_HISTORY):
+    history = await store.user_history(db, user.id, MAX_HISTORY)
+    viewer_id = viewer.user.id if viewer is not None else None
+    hidden = await store.unseen_private_games(db, [c.game_id for c in history], viewer_id)
+    for change in (c for c in history if c.game_id not in hidden):
         points.setdefault(change.kind_key, []).append(
             {
                 "game_id": change.game_id,

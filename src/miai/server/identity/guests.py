@@ -13,6 +13,7 @@ import asyncio
 import secrets
 from datetime import datetime
 
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.server.identity.accounts import DEFAULT_SETTINGS, normalised_email, validate_registration
@@ -61,5 +62,9 @@ async def claim(
     guest.last_active_at = None
     guest.created_at = now  # "member since": the account, not the first practice game
     guest.settings = {**guest.settings, "email_notifications": True}
-    await db.flush()
+    try:
+        await db.flush()
+    except IntegrityError:  # the name registered by another request since `taken` was read (unique index)
+        await db.rollback()
+        raise ValueError("username: already taken") from None
     return guest

@@ -270,8 +270,11 @@ async def _command(
 
 
 async def _send(websocket: WebSocket, payload: dict[str, Any]) -> None:
+    """A reply to the client, unless it has gone meanwhile (closed right after its last command): its
+    reader then ends the socket, and the command it sent stands or not as stored."""
     if websocket.application_state == WebSocketState.CONNECTED:
-        await websocket.send_json(payload)
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
+            await websocket.send_json(payload)
 
 
 @router.websocket("/ws")

@@ -10,7 +10,7 @@ from sqlalchemy import Select, delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from miai.server.storage.models import Game, RatingChange, User, UserRating
+from miai.server.storage.models import Game, GamePlayer, RatingChange, User, UserRating
 
 
 async def create_missing_ratings(
@@ -103,6 +103,17 @@ async def user_history(db: AsyncSession, user_id: int, limit: int) -> list[Ratin
         .limit(limit)
     )
     return list(reversed((await db.execute(query)).scalars().all()))
+
+
+async def unseen_private_games(db: AsyncSession, game_ids: Sequence[int], viewer_id: int | None) -> set[int]:
+    """The private games among `game_ids` that `viewer_id` (None: a visitor) did not play in."""
+    if not game_ids:
+        return set()
+    query = select(Game.id).where(Game.id.in_(list(set(game_ids))), Game.visibility == "private")
+    if viewer_id is not None:
+        seated = select(GamePlayer.game_id).where(GamePlayer.user_id == viewer_id)
+        query = query.where(Game.id.not_in(seated))
+    return set((await db.execute(query)).scalars())
 
 
 def leaderboard_query(key: str, order: Any, provisional_at: float, limit: int) -> Select[UserRating, str]:
