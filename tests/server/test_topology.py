@@ -103,8 +103,9 @@ def test_two_web_processes_and_two_workers_finish_every_game_through_a_worker_cr
                     assert children(web.process.pid) == [], "a web process started engine processes"
                 assert workers[1].poll() is None, (tmp_path / "worker2.log").read_text()
                 check_records(games)
-                assert killed_holding, "the worker was killed while it held a job"
-                assert "taken over" in (tmp_path / "worker2.log").read_text()
+                assert workers[0].poll() is not None, "the first worker was never killed"
+                if killed_holding:
+                    assert "taken over" in (tmp_path / "worker2.log").read_text()
                 until_queue_empty(prefix)
         finally:
             drop_keys(prefix)
@@ -175,15 +176,20 @@ async def start_game(player: Server, spectator: Server, index: int) -> Game:
 
 
 async def kill_mid_job(victim: subprocess.Popen[bytes], prefix: str, games: list[Game]) -> bool:
-    """SIGKILL the victim's process group as soon as, a few computer moves into the games, it holds a job."""
+    """SIGKILL the victim's process group as soon as, a few computer moves into the games, it holds a job;
+    whether it still held one once dead (False also when every game ended first)."""
     mark = f"-{victim.pid}-"
     while sum(len(game.seen) for game in games) < GAMES or not any(mark in h for h in holders(prefix)):
         if all(game.result is not None for game in games):
             return False
         await asyncio.sleep(0.01)
     kill_group(victim)
-    progress(f"worker {victim.pid} killed while holding a job")
-    return True
+    # Its job may have been stored and acknowledged between the look and the kill (level-1 moves take
+    # milliseconds): only a job still pending after its death must be taken over. test_engine_worker_kill.py
+    # kills a worker mid-search every time.
+    held = any(mark in h for h in holders(prefix))
+    progress(f"worker {victim.pid} killed {'holding a job' if held else 'just after finishing its job'}")
+    return held
 
 
 async def play(game: Game) -> None:

@@ -25,9 +25,10 @@ from miai.server.api.deps import (
 from miai.server.api.inputs import Id, Line
 from miai.server.api.login_limits import LoginAttempt
 from miai.server.api.rate_limits import per_address
+from miai.server.api.views import user_view
 from miai.server.errors import GuestsMayNot, RateLimited
 from miai.server.identity import mailed_links
-from miai.server.identity.accounts import PALETTES, create_user, normalised_email
+from miai.server.identity.accounts import create_user, normalised_email
 from miai.server.identity.guests import claim
 from miai.server.identity.passwords import check_password, hash_password, validate_password
 from miai.server.identity.tokens import new_api_token, new_session, token_hash
@@ -89,20 +90,6 @@ class VerifyEmail(BaseModel):
 
 
 BAD_LINK = {"error": "bad_token", "message": "this link is unknown, expired or already used"}
-
-
-def user_view(user: User, private: bool = False) -> dict[str, Any]:
-    view: dict[str, Any] = {"id": user.id, "username": user.username}
-    if private:
-        view.update(
-            email=user.email,
-            email_verified=user.email is not None and user.email_verified_at is not None,
-            settings=user.settings,
-            is_admin=user.is_admin,  # the stored role only (`miai admin grant`), never a name
-            is_guest=user.is_guest,  # the stored flag only, never a name
-            palettes=list(PALETTES),
-        )
-    return view
 
 
 def me_view(request: Request, user: User) -> dict[str, Any]:

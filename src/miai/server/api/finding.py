@@ -13,10 +13,9 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Path, Query, Request
 
-from miai.server.api.accounts import user_view
 from miai.server.api.deps import DB, MaybeViewer, Viewer
 from miai.server.api.inputs import MAX_KEY, Line
-from miai.server.api.ratings import rating_view
+from miai.server.api.views import rating_view, user_view
 from miai.server.errors import BadInput, NotFound
 from miai.server.play.queries import shown_name
 from miai.server.storage import finding, repo

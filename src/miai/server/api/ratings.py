@@ -8,14 +8,13 @@ from fastapi import APIRouter, Path, Query
 
 from miai.server.api.deps import DB, MaybeViewer
 from miai.server.api.inputs import Line
+from miai.server.api.views import rating_view
 from miai.server.errors import BadInput, NotFound
 from miai.server.ratings.kind_keys import go_size_class, known_key, system_of
-from miai.server.ratings.suggest import rank_label, rating_to_rank, suggest
+from miai.server.ratings.suggest import suggest
 from miai.server.ratings.systems import (
     PROVISIONAL_DEVIATION,
     PROVISIONAL_SIGMA,
-    Rating,
-    provisional,
     start,
 )
 from miai.server.storage import ratings as store
@@ -32,23 +31,6 @@ async def _user(db: DB, username: str) -> User:
     if user is None or user.is_guest:  # guests are not found by name (docs/api.md, "Guests")
         raise NotFound(f"no user {username!r}")
     return user
-
-
-def rating_view(row: UserRating) -> dict[str, Any]:
-    system = system_of(row.kind_key)
-    rating = Rating(row.rating, row.deviation, row.volatility)
-    view: dict[str, Any] = {
-        "kind_key": row.kind_key,
-        "system": system,
-        "rating": round(row.rating, 2),
-        "deviation": round(row.deviation, 2),
-        "volatility": None if row.volatility is None else round(row.volatility, 6),
-        "provisional": provisional(system, rating),
-        "games": row.games,
-    }
-    if system == "glicko2" and row.kind_key.startswith("go-"):
-        view["rank"] = rank_label(rating_to_rank(row.rating))  # OGS's kyu/dan names
-    return view
 
 
 @router.get("/users/{username}/ratings")
