@@ -121,6 +121,13 @@ def test_cookie_secure_follows_the_public_address() -> None:
         ("MIAI_DATABASE_URL", "postgresql+asyncpg://db:99999999/miai", "port 99999999 is not 1..65535"),
         ("MIAI_REDIS_URL", "http://cache:6379", "redis://"),
         ("MIAI_ARGON2_MEMORY_KIB", "8", "greater than or equal to 64"),
+        ("MIAI_GUEST_IDLE_DAYS", "nan", "finite number"),
+        ("MIAI_GUEST_IDLE_DAYS", "1e400", "finite number"),
+        ("MIAI_GUEST_IDLE_DAYS", "0", "greater than 0"),
+        ("MIAI_GUEST_EXPIRY_INTERVAL", "-1", "greater than 0"),
+        ("MIAI_GUEST_EXPIRY_INTERVAL", "inf", "finite number"),
+        ("MIAI_COMPUTER_SECONDS", "nan", "finite number"),
+        ("MIAI_ENGINE_QUEUE", "rabbitmq", "'local' or 'redis'"),
     ],
 )
 def test_a_bad_value_is_one_line_naming_the_variable(
