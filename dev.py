@@ -50,7 +50,8 @@ def ensure_venv() -> Path:
         print("installing Miai and its dependencies into .venv ...", flush=True)
         pip = [str(venv_python()), "-m", "pip", "--disable-pip-version-check"]
         subprocess.run([*pip, "install", "--quiet", "--upgrade", "pip"], check=True)
-        subprocess.run([*pip, "install", "--quiet", "-e", f"{ROOT}[dev]"], check=True)
+        # bench: OpenSpiel, the strength benchmark's opponent, whose tests run in CI
+        subprocess.run([*pip, "install", "--quiet", "-e", f"{ROOT}[dev,bench]"], check=True)
         STAMP.write_text(wanted)
     return venv_python()
 

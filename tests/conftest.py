@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import os
 import sys
@@ -35,6 +36,17 @@ def need(condition: bool, reason: str) -> None:
     if in_ci():
         pytest.fail(f"{reason} (required when CI=true)")
     pytest.skip(reason)
+
+
+def need_module(name: str, reason: str) -> ModuleType:
+    """Import a test module's optional dependency at its top: skip the module without it, except under CI
+    (a collection error there)."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        if in_ci():
+            pytest.fail(f"{reason} (required when CI=true)", pytrace=False)
+        pytest.skip(reason, allow_module_level=True)
 
 
 def shared_data(*parts: str) -> Path:

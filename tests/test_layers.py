@@ -117,3 +117,25 @@ def test_identity_and_storage_know_nothing_of_http() -> None:
         if target.split(".")[0] in WEB_FRAMEWORKS or target.startswith(EDGE)
     ]
     assert not violations, "\n".join(violations)
+
+
+# ---------------------------------------------------------------- the bot client
+
+BOT = SRC / "bot"
+BOT_MAY_IMPORT = {"httpx", "websockets"}  # its HTTP and websocket clients; the rest is the standard library
+
+
+def test_the_bot_is_a_client_of_the_public_api() -> None:
+    """`miai bot` reaches a server only through HTTP and the websocket (ARCHITECTURE.md, "Bots"): it
+    imports the GTP layer of formats, itself, the standard library and its two clients, nothing else."""
+    assert (BOT / "connection.py").is_file()
+    violations = []
+    for path in sorted(BOT.rglob("*.py")):
+        for target in imports(path):
+            top = target.split(".")[0]
+            if top == "miai":
+                if not target.startswith(("miai.bot", "miai.formats")):
+                    violations.append(f"{module_name(path)} imports {target}")
+            elif top not in sys.stdlib_module_names and top not in BOT_MAY_IMPORT:
+                violations.append(f"{module_name(path)} imports third-party {target}")
+    assert not violations, "\n".join(violations)

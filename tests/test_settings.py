@@ -128,6 +128,15 @@ def test_cookie_secure_follows_the_public_address() -> None:
         ("MIAI_GUEST_EXPIRY_INTERVAL", "inf", "finite number"),
         ("MIAI_COMPUTER_SECONDS", "nan", "finite number"),
         ("MIAI_ENGINE_QUEUE", "rabbitmq", "'local' or 'redis'"),
+        ("MIAI_RATE_LIMIT_GUESTS", "lots", "a limit like 10/minute"),
+        ("MIAI_RATE_LIMIT_GUESTS", "0/hour", "a limit like 10/minute"),
+        ("MIAI_RATE_LIMIT_GUESTS", "1e400/hour", "a limit like 10/minute"),
+        ("MIAI_RATE_LIMIT_GUESTS", "nan/hour", "a limit like 10/minute"),
+        ("MIAI_RATE_LIMIT_GUESTS", "99999999999999999999999/hour", "1..1000000000 times"),
+        ("MIAI_RATE_LIMIT_GUESTS", "10 per 0 minutes", "a limit like 10/minute"),
+        ("MIAI_RATE_LIMIT_GUESTS", "10 per 99999999999999999999 days", "at most a year"),
+        ("MIAI_RATE_LIMIT_GUESTS", "10/hour;20/day", "a limit like 10/minute"),
+        ("MIAI_RATE_LIMIT_GUESTS", "10/fortnight", "a limit like 10/minute"),
     ],
 )
 def test_a_bad_value_is_one_line_naming_the_variable(
@@ -139,6 +148,14 @@ def test_a_bad_value_is_one_line_naming_the_variable(
     text = str(caught.value)
     assert "\n" not in text
     assert text.startswith(f"{variable}=") and message in text, text
+
+
+@pytest.mark.parametrize("value", ["20/hour\x00", "20/\ud800hour", "\x00"])
+def test_a_rate_limit_with_nul_or_a_lone_surrogate_is_one_line(value: str) -> None:
+    with pytest.raises(ValueError) as caught:
+        Settings.from_env(rate_limit_guests=value)
+    text = str(caught.value)
+    assert "\n" not in text and text.startswith("MIAI_RATE_LIMIT_GUESTS=") and "a limit like" in text, text
 
 
 def test_a_secret_is_never_echoed_in_an_error(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -567,6 +567,28 @@ def _run_migrate(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- miai bot
+
+
+def _add_bot(subparsers: argparse._SubParsersAction[_Parser]) -> None:
+    from miai.bot.command import add_arguments
+
+    parser = subparsers.add_parser(
+        "bot",
+        help="connect a GTP engine to a bot account on a Miai server",
+        description="Play on a Miai server as a bot account: accept the challenges the policy allows, "
+        "decline the others with the reason, and play them with one GTP engine process per game "
+        "(docs/bots.md).",
+    )
+    add_arguments(parser)
+
+
+def _run_bot(args: argparse.Namespace) -> int:
+    from miai.bot.command import run
+
+    return run(args)
+
+
 # ---------------------------------------------------------------- the parser
 
 SUBCOMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction[_Parser]], None], Runner]] = {
@@ -574,6 +596,7 @@ SUBCOMMANDS: dict[str, tuple[Callable[[argparse._SubParsersAction[_Parser]], Non
     "worker": (_add_worker, _run_worker),
     "gtp": (_add_gtp, _run_gtp),
     "match": (_add_match, _run_match),
+    "bot": (_add_bot, _run_bot),
     "score": (_add_score, _run_score),
     "mail": (_add_mail, _run_mail),
     "admin": (_add_admin, _run_admin),

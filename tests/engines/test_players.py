@@ -86,14 +86,14 @@ def test_a_one_off_search_keeps_no_player() -> None:
     assert players.held() == []
 
 
-def test_other_games_are_held_as_stateless_choosers() -> None:
+def test_other_games_are_held_with_their_compiled_searcher() -> None:
     from miai.core import hex
 
     board = hex.new_game(5, opening="none")
     choice = players.choose(MoveRequest(GAME, 3, board, 1, seed=2, seconds=1.0))
     assert choice.move in board.legal_moves() and choice.memo is None
     assert [(h["kind"], h["engine"], h["moves"]) for h in held()] == [
-        ("miai.core.hex.HexState", "generic", 1)
+        ("miai.core.hex.HexState", "compiled", 1)
     ]
 
 

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from miai.server.storage.db import make_engine
-from miai.server.storage.models import Game, GamePlayer
+from miai.server.storage.models import GamePlayer
 from tests.server.conftest import FakeClock, Player, register, run_scheduler, upgrade_to
 
 
@@ -134,9 +134,15 @@ def test_migration_0010_cancels_games_left_waiting_with_nobody(database_url: str
                 ),
                 {"now": now},
             )
-            for gid, version in ((1, 5), (2, 1)):
-                db.add(
-                    Game(id=gid, status="waiting", created_by=1, created_at=now, options={}, version=version)
+            for gid, version in ((1, 5), (2, 1)):  # games as of 0009, in SQL too
+                db.execute(
+                    sa.text(
+                        "INSERT INTO games (id, kind, status, created_by, created_at, options, visibility,"
+                        " version, plies, clocks, to_move, draw_offers, result_history, redo)"
+                        " VALUES (:id, 'go', 'waiting', 1, :now, '{}', 'public', :version, 0, '{}', '{}',"
+                        " '[]', '[]', '[]')"
+                    ),
+                    {"id": gid, "now": now, "version": version},
                 )
             db.flush()
             db.add(GamePlayer(game_id=2, user_id=1, joined_seq=1))  # game 2 still has a player

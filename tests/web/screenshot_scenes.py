@@ -287,7 +287,7 @@ def lobby_and_dashboard(cast: Cast) -> list[Shot]:
     bob.call("POST", "/games", {"size": 9, "challenge": "alice", "team": 1})
     me = cast["alice"]
     return [
-        Shot("lobby", me, "/", "#open-games .game-row"),
+        Shot("lobby", me, "/lobby", "#open-games .game-row"),
         Shot("dashboard", me, "/dashboard", "#my-games .game-row"),
     ]
 

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from tests.web.ui import DESKTOP, VIEWPORTS, api, assert_in_viewport, open_browser, register_by_api
+from tests.web.ui import DESKTOP, VIEWPORTS, api, assert_in_viewport, nav, open_browser, register_by_api
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -57,7 +57,7 @@ def test_a_declined_challenge_then_a_swap_match_of_two_games(
     expect(page.locator("#turn")).to_contain_text("Your turn")  # alice is Black in the first game
     expect(dashboard.locator("#turn")).to_contain_text(alice.name)
 
-    dashboard.click("#nav-dashboard")
+    nav(dashboard, "#nav-dashboard")
     expect(dashboard.locator(".challenge")).to_have_count(1)
     dashboard.locator(f'.challenge[data-game="{second}"]').get_by_role("button", name="Accept").click()
     expect(dashboard).to_have_url(re.compile(rf"/games/{second}$"))

@@ -102,7 +102,7 @@ def test_byoyomi_periods_run_out_one_after_another(
     gid = start(black, [], options)
 
     # The time control is on the game's row in the lobby and on the creator's dashboard.
-    white.page.goto("/")
+    white.page.goto("/lobby")
     row = white.page.locator(f'.game-row[data-game="{gid}"]')
     expect(row.locator(".time-control")).to_have_text("Time: byo-yomi 3 s + 3×5 s, 10 min per move")
     black.page.goto("/dashboard")

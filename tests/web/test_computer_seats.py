@@ -90,7 +90,7 @@ def test_computers_left_alone_cancel_the_game(browser: Browser, server: str, vie
         expect(user.page.locator("#cancelled")).to_have_text(
             "This game was cancelled: nobody was left to play (computers do not play alone)."
         )
-    bob.page.goto("/")
+    bob.page.goto("/lobby")
     expect(bob.page.locator(f'[href="/games/{gid}"]')).to_have_count(0)  # not in the lobby
     alice.check_no_errors()
     bob.check_no_errors()

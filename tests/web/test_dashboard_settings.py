@@ -106,7 +106,7 @@ def test_dashboard_challenges_settings_and_invites(browser: Browser, server: str
     private = game_id_of(alice.page)
     link = invite.input_value()
     assert link.startswith(f"{server}/games/{private}?invite=") and len(link) > len(server) + 20
-    carol.page.goto("/")
+    carol.page.goto("/lobby")
     expect(carol.page.locator("#open-games")).not_to_contain_text(f"Game {private}")
     carol.page.goto(f"/games/{private}")
     expect(carol.page.locator("main")).to_contain_text("this private game needs its invite link")

@@ -72,7 +72,7 @@ def test_three_teams_of_two_join_chat_resign_and_pass(
     )
 
     # Alice creates the game on the form; bob, in the lobby, sees it appear and joins her team from there.
-    bob.page.goto("/")
+    bob.page.goto("/lobby")
     expect(bob.page.locator("#open-games")).to_be_visible()
     alice.page.goto("/new")
     fields = {"size": "9", "teams": "3", "players-per-team": "2", "preset": "dipgo", "team": "1"}

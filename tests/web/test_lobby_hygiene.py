@@ -107,7 +107,7 @@ def test_a_challenge_shows_who_it_is_for_and_only_they_can_accept(
     gid = alice.call("POST", "/games", {"size": 9, "team": 1, "challenge": bob.name})["id"]
 
     # Anybody else: the lobby and the game page say whom the challenge is for, with no way to join.
-    carol.page.goto("/")
+    carol.page.goto("/lobby")
     row = carol.page.locator(f'.game-row[data-game="{gid}"]')
     expect(row.locator(".challenge-for")).to_have_text(f"Challenge for {bob.name}")
     expect(row).to_be_in_viewport()
@@ -124,7 +124,7 @@ def test_a_challenge_shows_who_it_is_for_and_only_they_can_accept(
     expect(bob.page.locator("#challenge-for")).to_contain_text("A challenge for you")
     expect(bob.page.locator("#accept")).to_be_visible()
     expect(bob.page.locator(".join-buttons")).to_have_count(0)
-    bob.page.goto("/")
+    bob.page.goto("/lobby")
     mine = bob.page.locator(f'.game-row[data-game="{gid}"]')
     expect(mine.locator(".challenge-for")).to_have_text("A challenge for you")
     expect(mine.locator("button")).to_have_text(["Accept"])

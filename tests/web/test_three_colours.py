@@ -40,7 +40,7 @@ def test_three_users_play_a_three_colour_game_to_the_end(
     dave, erin, frank = (ApiPlayer.register(server, name) for name in ("dave3c", "erin3c", "frank3c"))
 
     # Bob waits in the lobby; alice's new game appears there live (lobby ping over /api/v1/ws).
-    bob.page.goto("/")
+    bob.page.goto("/lobby")
     expect(bob.page.locator("#open-games")).to_be_visible()
     page = alice.page
     page.click("#nav-new")

@@ -58,6 +58,16 @@ def open_browser(
     return user
 
 
+def nav(page: Page, selector: str) -> None:
+    """Click a top-bar item (`#nav-archive`, `#logout`...) as a person would: on a narrow screen the items
+    are behind the Menu button (js/navmenu.js), which opens first."""
+    expect(page.locator('body[data-ready="true"]')).to_have_count(1)  # the bar is drawn
+    menu = page.locator("#nav-menu-button")
+    if menu.count() and menu.get_attribute("aria-expanded") != "true":
+        menu.click()
+    page.click(selector)
+
+
 def register_in_ui(user: User) -> None:
     page = user.page
     page.goto("/register")

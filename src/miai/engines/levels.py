@@ -28,6 +28,7 @@ with level=12). A configured engine named "gnugo" or with level 11 replaces the 
 from __future__ import annotations
 
 import json
+import math
 import os
 import random
 import re
@@ -41,6 +42,7 @@ from typing import Any
 
 from miai.core.go import GoState, Move
 from miai.core.registry import GameState
+from miai.engines.game_search import searcher_for
 from miai.engines.go_player import GoPlayer, ResignPolicy, Style
 from miai.engines.gtp_player import GtpPlayer
 from miai.engines.mcts import MCTS
@@ -228,6 +230,34 @@ _GENERIC_PLAYOUTS = {1: 20, 2: 40, 3: 80, 4: 160, 5: 320, 6: 640, 7: 1_280, 8: 2
 _GENERIC_BLUNDERS = {1: 0.3, 2: 0.2, 3: 0.12, 4: 0.06, 5: 0.03}
 
 
+@dataclass(frozen=True)
+class GameBudget:
+    """What a level of the games other than Go may spend on a move."""
+
+    blunders: float  # share of deliberate random moves
+    seconds: float  # think time
+    playouts: int | None  # None: search for the whole time (the top level)
+
+
+def game_budget(level: int, seconds: float | None) -> GameBudget:
+    """Levels 1..9 of Amazons, Hex and Tanbo: a playout count within the Go table's time cap; level 10
+    searches for the given time (or the default)."""
+    check_level(level)
+    if seconds is not None and not 0 < seconds < math.inf:  # NaN, infinite or none: the level's own
+        seconds = None
+    if level == TOP_LEVEL:
+        return GameBudget(0.0, seconds or DEFAULT_SECONDS, None)
+    cap = _TABLE[level][1]
+    budget = cap if seconds is None else min(cap, seconds)
+    return GameBudget(_GENERIC_BLUNDERS.get(level, 0.0), budget, _GENERIC_PLAYOUTS[level])
+
+
+def check_level(level: object) -> None:
+    """Levels of the games other than Go are whole numbers 1..10."""
+    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= TOP_LEVEL:
+        raise ValueError(f"levels for this game are 1..{TOP_LEVEL}, not {level!r}")
+
+
 def choose_move_any_game(
     state: GameState[Any],
     level: int,
@@ -239,14 +269,16 @@ def choose_move_any_game(
     if isinstance(state, GoState):
         move: Move = make_move_generator(level, seconds, seed)(state, state.to_move, seconds)
         return move
-    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= TOP_LEVEL:
-        raise ValueError(f"levels for this game are 1..{TOP_LEVEL}, not {level!r}")
+    check_level(level)
+    searcher = searcher_for(state)
+    if searcher is not None:  # a one-off search (the pool's path): no tree to keep
+        try:
+            return searcher.move(state, level, seconds, seed)
+        finally:
+            searcher.close()
     rng = random.Random(seed)
-    blunders = _GENERIC_BLUNDERS.get(level, 0.0)
-    if blunders and rng.random() < blunders:
+    budget = game_budget(level, seconds)
+    if budget.blunders and rng.random() < budget.blunders:
         return rng.choice(list(state.legal_moves()))
     search = MCTS(random.Random(rng.getrandbits(64)), now=now)
-    if level == TOP_LEVEL:
-        return search.search(state, seconds=seconds or DEFAULT_SECONDS).move
-    cap = _TABLE[level][1] if seconds is None else min(_TABLE[level][1], seconds)
-    return search.search(state, playouts=_GENERIC_PLAYOUTS[level], seconds=cap).move
+    return search.search(state, playouts=budget.playouts, seconds=budget.seconds).move

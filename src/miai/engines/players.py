@@ -29,8 +29,9 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from miai.core.go import GoState
+from miai.engines.game_search import GameSearcher, searcher_for
 from miai.engines.go_player import GoPlayer
-from miai.engines.levels import DefaultTime, choose_move_any_game, make_move_generator, style
+from miai.engines.levels import DefaultTime, check_level, choose_move_any_game, make_move_generator, style
 from miai.engines.record import decode_state, encode_move
 
 CAPACITY = 64  # players held at most by one process
@@ -108,7 +109,8 @@ class GoSeat:
 
 
 class AnyGameSeat:
-    """Other kinds than Go: a stateless chooser (see the module's docstring)."""
+    """Other kinds than Go: the game's compiled searcher (its tree kept between moves) when it has one,
+    else the generic stateless search."""
 
     def __init__(self, level: int | str) -> None:
         if isinstance(level, str) and level.strip().isdigit():
@@ -116,9 +118,17 @@ class AnyGameSeat:
         if isinstance(level, bool) or not isinstance(level, int):
             raise ValueError(f"levels for this game are 1..10, not {level!r}")
         self.level = level
+        self.searcher: GameSearcher | None = None
+        self.checked = False
 
     def move(self, state: Any, seconds: float | None, seed: int) -> Any:
-        return choose_move_any_game(state, self.level, seed, seconds)
+        if not self.checked:
+            self.checked = True
+            self.searcher = searcher_for(state)
+        if self.searcher is None:
+            return choose_move_any_game(state, self.level, seed, seconds)
+        check_level(self.level)
+        return self.searcher.move(state, self.level, seconds, seed)
 
     def memo(self) -> dict[str, Any] | None:
         return None
@@ -127,10 +137,11 @@ class AnyGameSeat:
         return False
 
     def close(self) -> None:
-        return None
+        if self.searcher is not None:
+            self.searcher.close()
 
     def stats(self) -> dict[str, Any]:
-        return {"engine": "generic"}
+        return {"engine": "generic" if self.searcher is None else "compiled"}
 
 
 Spec = tuple[str, int | str]  # what a player was made for: its game's kind and its level

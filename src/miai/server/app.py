@@ -14,6 +14,8 @@ from fastapi.responses import JSONResponse
 
 import miai
 from miai.server.api import accounts, admin, finding, games, health, openapi, outbox, practice, ratings
+from miai.server.api import bot_accounts as bot_routes
+from miai.server.api import notifications as notification_routes
 from miai.server.api.body_limit import BodyLimit
 from miai.server.api.headers import SecurityHeaders
 from miai.server.api.rate_limits import rate_limits_for
@@ -31,6 +33,7 @@ from miai.server.play.service import GameService
 from miai.server.play.stream import Clock, system_now
 from miai.server.realtime import ws
 from miai.server.realtime.hub import Hub
+from miai.server.realtime.watchers import Watchers
 from miai.server.scheduling.deadlines import run_scheduler
 from miai.server.scheduling.guests import run_guest_expiry
 from miai.server.settings import Settings
@@ -67,6 +70,7 @@ def create_app(
         app.state.sessions = sessions(engine)
         app.state.rate_limits = rate_limits_for(settings)
         app.state.hub = Hub(settings.redis_url, settings.redis_prefix)
+        app.state.watchers = Watchers(app.state.hub)  # spectators of this app's game sockets
         await app.state.hub.start()
         mailer = Mailer(enabled=bool(settings.smtp_host), base_url=settings.base_url, now=now)
         app.state.mailer = mailer
@@ -80,6 +84,7 @@ def create_app(
         # Engine work: here, or (engine_queue=redis) on `miai worker` processes; never both.
         jobs = app.state.jobs = engine_jobs(settings, app.state.games, chooser)
         await jobs.start()
+        app.state.games.lobby.bots_rated_vs_people = settings.bots_rated_vs_people  # eligibility.py
         app.state.games.judging.use(jobs.judge)  # this app's verdicts, from its own engine jobs
         app.state.computers = Computers(app.state.games, jobs)
         app.state.practice = Practice(app.state.games)
@@ -146,12 +151,14 @@ def create_app(
 
     app.include_router(health.router, prefix="/api/v1")  # /health, /health/live, /health/ready
     app.include_router(accounts.router, prefix="/api/v1")
+    app.include_router(bot_routes.router, prefix="/api/v1")  # POST /me/bot
     app.include_router(finding.router, prefix="/api/v1")  # before games': /games/live is no game id
     app.include_router(games.router, prefix="/api/v1")
     app.include_router(admin.router, prefix="/api/v1")
     app.include_router(outbox.router, prefix="/api/v1")
     app.include_router(practice.router, prefix="/api/v1")
     app.include_router(ratings.router, prefix="/api/v1")
+    app.include_router(notification_routes.router, prefix="/api/v1")
     app.include_router(ws.router, prefix="/api/v1")
     _mount_web(app)
     return app

@@ -14,6 +14,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import re
 import secrets
 import time
 from pathlib import Path
@@ -38,6 +39,9 @@ DEV_SECRET = "miai-development-secret-change-me"
 SECRET_DISTINCT_CHARACTERS = 10  # "a" * 32 is long enough and still no secret
 PRODUCTION_SECRET_LENGTH = 32
 DATABASE_DRIVERS = ("sqlite+aiosqlite", "postgresql+asyncpg")
+RATE_LIMIT_TEXT = re.compile(r" *[0-9]{1,10} *(?:/|per) *(?P<multiples>[0-9]{1,10})? *[A-Za-z]{1,10} *")
+MAX_RATE_LIMIT_AMOUNT = 1_000_000_000  # a Redis counter's value, far from its 2**63
+MAX_RATE_LIMIT_WINDOW = 366 * 86400  # seconds: a Redis key's expiry
 # Variables that no longer configure anything, and what replaced them (a warning at start, not an error).
 RETIRED = {
     "MIAI_ADMINS": "administrators are a stored role now: grant it with `miai admin grant NAME`",
@@ -133,6 +137,9 @@ class Settings(BaseSettings):
     smtp_starttls: bool = Field(default=False)
     mail_from: str = Field(default="miai@localhost", min_length=3)
     # -- games and background loops
+    bots_rated_vs_people: bool = Field(
+        default=False, description="bot accounts (POST /me/bot) may play rated games against people"
+    )
     confirm_window_seconds: Positive = Field(
         default=300,
         le=7 * 86400,
@@ -269,12 +276,24 @@ class Settings(BaseSettings):
     def _rate_limit(cls, value: str) -> str:
         from limits import parse
 
+        # One limit only, with whole numbers in range: `limits` alone would take "10 per 0 minutes" as one
+        # minute, keep only the first of "10/hour;20/day", and accept counts and windows Redis cannot hold.
+        match = RATE_LIMIT_TEXT.fullmatch(value)
         try:
-            amount = parse(value).amount
+            item = parse(value) if match else None
         except ValueError:
-            amount = 0
-        if amount < 1:
-            raise ValueError("must be a limit like 10/minute or 5 per 15 minutes")
+            item = None
+        if (
+            match is None
+            or item is None
+            or not 1 <= item.amount <= MAX_RATE_LIMIT_AMOUNT
+            or int(match["multiples"] or 1) < 1
+            or item.get_expiry() > MAX_RATE_LIMIT_WINDOW
+        ):
+            raise ValueError(
+                f"must be a limit like 10/minute or 5 per 15 minutes "
+                f"(1..{MAX_RATE_LIMIT_AMOUNT} times per at most a year)"
+            )
         return value
 
     @model_validator(mode="after")

@@ -13,13 +13,15 @@ from sqlalchemy import select
 
 from miai.server.app import create_app
 from miai.server.play.options import load_options
+from miai.server.ratings.eligibility import MIN_RATED_MOVES
 from miai.server.ratings.store import record_game
 from miai.server.storage.db import make_engine, sessions
 from miai.server.storage.models import Game, UserRating
 from tests.server.conftest import fresh_database, make_settings, register
 from tests.server.ratings.test_ratings_api import game
 
-BLACK_LOSES = {"ranking": [[2], [1]]}
+BLACK_LOSES = {"ranking": [[2], [1]], "left": [{"team": 1, "how": "resign"}]}
+PLIES = MIN_RATED_MOVES + 1  # the opening, then Black's resignation
 
 
 async def _both_at_once(
@@ -33,10 +35,10 @@ async def _both_at_once(
             await two.begin()
             now = datetime.now(UTC)
             g1, g2 = await one.get_one(Game, first_game), await two.get_one(Game, second_game)
-            await record_game(one, g1, load_options(g1.kind, g1.options), seats[0], BLACK_LOSES, now)
+            await record_game(one, g1, load_options(g1.kind, g1.options), seats[0], BLACK_LOSES, now, PLIES)
             await one.flush()  # alice's first rating row exists, uncommitted
             late = asyncio.create_task(
-                record_game(two, g2, load_options(g2.kind, g2.options), seats[1], BLACK_LOSES, now)
+                record_game(two, g2, load_options(g2.kind, g2.options), seats[1], BLACK_LOSES, now, PLIES)
             )
             await asyncio.sleep(0.3)
             await one.commit()

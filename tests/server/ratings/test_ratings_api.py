@@ -13,6 +13,7 @@ from sqlalchemy.exc import OperationalError
 
 from miai.cli import main
 from miai.server.identity.admins import set_admin
+from miai.server.ratings.eligibility import MIN_RATED_MOVES
 from miai.server.storage import repo
 from miai.server.storage.models import User, UserRating
 from tests.server.conftest import Player, register
@@ -29,8 +30,23 @@ def game(black: Player, white: Player, **options: Any) -> int:
     return gid
 
 
+# Six moves of Go and of Hex that capture nothing: a rated game needs MIN_RATED_MOVES moves
+OPENING = {"go": ["C3", "G7", "C7", "G3", "E5", "E3"], "hex": ["c3", "g7", "c7", "g3", "e5", "e3"]}
+assert all(len(moves) == MIN_RATED_MOVES for moves in OPENING.values())
+
+
+def play_opening(players: list[Player], gid: int, kind: str = "go") -> None:
+    """MIN_RATED_MOVES moves, each by the player on move (`players`: everyone seated)."""
+    by_id = {p.user_id: p for p in players}
+    for move in OPENING[kind]:
+        on_move = players[0].get(f"/api/v1/games/{gid}").json()["to_move"]["user_id"]
+        by_id[on_move].ok(f"/api/v1/games/{gid}/moves", {"move": move})
+
+
 def black_resigns(black: Player, white: Player, **options: Any) -> int:
+    """A game that counts for ratings, when rated: the opening played, then Black resigns."""
     gid = game(black, white, **options)
+    play_opening([black, white], gid)
     black.ok(f"/api/v1/games/{gid}/resign", {})
     return gid
 
@@ -75,6 +91,7 @@ def test_a_private_games_rating_point_is_shown_to_its_players_only(client: TestC
     alice.ok(f"/api/v1/games/{private}/join", {"team": 2, "invite": created["invite_code"]})
     bob.ok(f"/api/v1/games/{private}/confirm")
     alice.ok(f"/api/v1/games/{private}/confirm")
+    play_opening([bob, alice], private)
     bob.ok(f"/api/v1/games/{private}/resign", {})
     for player in (alice, bob):  # the players see both points of each other's graph
         for name in ("alice", "bob"):
@@ -94,7 +111,8 @@ def test_other_kinds_and_team_games_have_their_own_keys(client: TestClient) -> N
     for player in players:
         player.ok(f"/api/v1/games/{gid}/confirm")
     by_id = {p.user_id: p for p in players}
-    white_moves = iter(["E5", "F5", "G5"])
+    play_opening(players, gid)
+    white_moves = iter(["A5", "A7", "A9"])
     while (snapshot := players[0].get(f"/api/v1/games/{gid}").json())["status"] == "active":
         on_move = by_id[snapshot["to_move"]["user_id"]]
         if on_move in players[:2]:  # Black's players resign one after the other
@@ -109,6 +127,7 @@ def test_other_kinds_and_team_games_have_their_own_keys(client: TestClient) -> N
     hex_white.ok(f"/api/v1/games/{hex_game}/join", {"team": 2})
     hex_black.ok(f"/api/v1/games/{hex_game}/confirm")
     hex_white.ok(f"/api/v1/games/{hex_game}/confirm")
+    play_opening([hex_black, hex_white], hex_game, "hex")
     hex_black.ok(f"/api/v1/games/{hex_game}/resign", {})
     assert ratings(hex_white)["hex"]["rating"] > 1500
 
@@ -152,6 +171,7 @@ def test_a_result_the_database_refuses_moves_no_rating(
 ) -> None:
     alice, bob = register(client, "alice"), register(client, "bob")
     gid = game(bob, alice)
+    play_opening([bob, alice], gid)
     real_store = repo.store_commands
 
     async def refuse_results(db: Any, writes: Any, one_by_one: bool = False) -> Any:

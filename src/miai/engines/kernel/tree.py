@@ -341,7 +341,8 @@ def _apply_net(
 
 
 @jit
-def _select(ni: Int32Array, nf: np.ndarray, node: int, params: Float64Array) -> int:
+def select_child(ni: Int32Array, nf: np.ndarray, node: int, params: Float64Array) -> int:
+    """The child to descend into: UCT on the prior-seeded mean blended with RAVE (EXPLORE, RAVE_EQUIV)."""
     first = ni[node, FIRST]
     explore = params[EXPLORE]
     equiv = params[RAVE_EQUIV]
@@ -468,7 +469,7 @@ def search(
                     break
             if use_net and nf[node, VISITS] == net_visits:
                 _apply_net(ni, nf, node, b, params, net)
-            child = _select(ni, nf, node, params)
+            child = select_child(ni, nf, node, params)
             q = wide(ni[child, MOVE])
             mover = wide(ni[child, MOVER])
             if q == PASS:

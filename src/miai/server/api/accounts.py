@@ -29,7 +29,8 @@ from miai.server.api.views import user_view
 from miai.server.errors import GuestsMayNot, RateLimited
 from miai.server.identity import mailed_links
 from miai.server.identity.accounts import create_user, normalised_email
-from miai.server.identity.guests import claim
+from miai.server.identity.bots import is_computer
+from miai.server.identity.guests import GuestGone, claim
 from miai.server.identity.passwords import check_password, hash_password, validate_password
 from miai.server.identity.tokens import new_api_token, new_session, token_hash
 from miai.server.notify.mailer import Mailer
@@ -137,6 +138,8 @@ async def register(body: Registration, request: Request, response: Response, db:
                 raise HTTPException(409, {"error": "conflict", "message": "this guest session has ended"})
             user = await claim(db, row, body.username, body.password, body.email, _now(request))
             ended = await accounts.end_sessions(db, user.id)  # the guest session ends with the guest
+    except GuestGone:  # a concurrent registration claimed this guest while the password was hashed
+        raise HTTPException(409, {"error": "conflict", "message": "this guest session has ended"}) from None
     except ValueError as err:
         await db.rollback()
         raise HTTPException(422, {"error": "bad_input", "message": str(err)}) from None
@@ -159,7 +162,7 @@ async def login(body: Credentials, request: Request, response: Response, db: DB)
     # argon2 is slow on purpose: keep it off the event loop. Computer accounts never log in.
     if (
         user is None
-        or user.is_bot
+        or is_computer(user)
         or user.is_guest  # no password: a guest is only its session cookie
         or not await asyncio.to_thread(check_password, user.password_hash, body.password)
     ):

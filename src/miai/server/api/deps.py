@@ -15,6 +15,7 @@ from starlette.requests import HTTPConnection
 
 from miai.server.api.cookies import session_token
 from miai.server.errors import GuestsMayNot
+from miai.server.identity.bots import is_computer
 from miai.server.identity.tokens import token_hash
 from miai.server.play.service import GameService
 from miai.server.storage import guests, repo
@@ -50,7 +51,7 @@ async def resolve_viewer(db: AsyncSession, request: Request) -> Viewer | None:
         if record is None:
             raise HTTPException(401, {"error": "unauthorized", "message": "unknown API token"})
         user = await repo.user_by_id(db, record.user_id)
-        if user is None or user.is_bot:  # computer accounts are never used from outside
+        if user is None or is_computer(user):  # computer accounts are never used from outside
             raise HTTPException(401, {"error": "unauthorized", "message": "unknown API token"})
         now = datetime.now(UTC)
         last = repo.utc(record.last_used_at)
@@ -65,7 +66,7 @@ async def resolve_viewer(db: AsyncSession, request: Request) -> Viewer | None:
     if session is None or (repo.utc(session.expires_at) or datetime.now(UTC)) < datetime.now(UTC):
         return None
     user = await repo.user_by_id(db, session.user_id)
-    if user is None or user.is_bot:
+    if user is None or is_computer(user):
         return None
     if user.is_guest:
         await _seen(db, request, user)

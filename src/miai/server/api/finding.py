@@ -8,16 +8,21 @@ from __future__ import annotations
 
 import base64
 import binascii
+from dataclasses import asdict
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Path, Query, Request
+from fastapi import APIRouter, Depends, Path, Query, Request
 
-from miai.server.api.deps import DB, MaybeViewer, Viewer
+from miai.server.api.deps import DB, MaybeViewer, Viewer, service_of
 from miai.server.api.inputs import MAX_KEY, Line
 from miai.server.api.views import rating_view, user_view
 from miai.server.errors import BadInput, NotFound
+from miai.server.identity.bots import is_computer
+from miai.server.play.preview import board_preview, preview_of
 from miai.server.play.queries import shown_name
+from miai.server.play.stream import RecordMoved
+from miai.server.realtime.watchers import Watchers
 from miai.server.storage import finding, repo
 from miai.server.storage import ratings as rating_store
 from miai.server.storage.finding import ArchiveFilter, GameFilter, Outcome
@@ -48,7 +53,13 @@ def _iso(moment: datetime | None) -> str | None:
 
 def _players(rows: list[tuple[GamePlayer, User]]) -> list[dict[str, Any]]:
     return [
-        {"name": shown_name(user), "user": user.username, "team": p.team, "is_bot": user.is_bot}
+        {
+            "name": shown_name(user),
+            "user": user.username,
+            "team": p.team,
+            "is_bot": user.is_bot,
+            "is_guest": user.is_guest,  # a guest has no page for others to open: not a link
+        }
         for p, user in rows
     ]
 
@@ -103,13 +114,18 @@ def _archive_cursor(cursor: str | None) -> tuple[datetime, int] | None:
     # bounded like `since`: PostgreSQL's driver cannot send years near 1 or 9999 (a 500, not a 422)
     if when.tzinfo is None or not EARLIEST <= when <= LATEST:
         raise _bad_cursor()
-    return when, _id_in_cursor(game_id)
+    return when.astimezone(UTC), _id_in_cursor(game_id)
 
 
 def _moment(name: str, value: datetime | None) -> datetime | None:
+    """A `since` / `until` in UTC (no offset given: UTC). SQLite stores UTC without an offset and compares
+    text, so 12:00+05:00 must reach it as 07:00 (PostgreSQL would convert it itself)."""
     if value is None:
         return None
-    value = value if value.tzinfo else value.replace(tzinfo=UTC)
+    # the year first: converting 0001-01-01T00:00+01:00 to UTC would leave the calendar (OverflowError)
+    if not EARLIEST.year <= value.year <= LATEST.year:
+        raise BadInput(f"{name}: a date between {EARLIEST.year} and {LATEST.year}")
+    value = value.astimezone(UTC) if value.tzinfo else value.replace(tzinfo=UTC)
     if not EARLIEST <= value <= LATEST:
         raise BadInput(f"{name}: a date between {EARLIEST.year} and {LATEST.year}")
     return value
@@ -128,31 +144,43 @@ async def _user_id(db: DB, name: str | None, viewer: Viewer | None, what: str) -
     return None if name is None else (await _findable(db, name, viewer, f"{what}: ")).id
 
 
+def game_filter(
+    kind: Kind = None, size: Size = None, colours: Colours = None, rated: bool | None = None
+) -> GameFilter:
+    """The query parameters the live list and the archive share (docs/api.md: the same names, ranges
+    and refusals in both)."""
+    return GameFilter(kind=kind, size=size, teams=colours, rated=rated)
+
+
+Filters = Annotated[GameFilter, Depends(game_filter)]
+
+
 @router.get("/games/live")
 async def live_games(
-    request: Request,
-    db: DB,
-    kind: Kind = None,
-    size: Size = None,
-    colours: Colours = None,
-    rated: bool | None = None,
-    limit: Limit = 20,
-    cursor: Cursor = None,
+    request: Request, db: DB, where: Filters, limit: Limit = 20, cursor: Cursor = None
 ) -> dict[str, Any]:
     """Public games in progress, newest first; `next` is the cursor of the following page (None: last)."""
-    where = GameFilter(kind=kind, size=size, teams=colours, rated=rated)
     rows = await finding.games(
         db, finding.live_page(finding.dialect_of(db), where, _live_cursor(cursor), limit + 1)
     )
     page, more = rows[:limit], len(rows) > limit
     players = await finding.players_of_games(db, [g.id for g in page])
-    hub = getattr(request.app.state, "hub", None)
+    watchers: Watchers | None = getattr(request.app.state, "watchers", None)
+    stream = service_of(request).stream
     games = []
     for game in page:
         view = _game_view(game, players[game.id])
         view["last_move_at"] = _iso(game.turn_started_at)
         # this process's sockets only: see docs/api.md, "Live games"
-        view["spectators"] = hub.subscribers(f"game:{game.id}") if hub is not None else None
+        view["spectators"] = watchers.count(game.id) if watchers is not None else None
+        if game.preview is not None:  # stored with its last move
+            view["preview"] = preview_of(game.preview)
+        else:  # a game not moved since previews were stored: its rules state (replayed once, then cached)
+            try:
+                live = await stream.current(db, game)
+                view["preview"] = board_preview(live.table, live.state)
+            except RecordMoved:  # its record kept changing while read: one game's thumbnail, not the list
+                view["preview"] = None
         games.append(view)
     following = _encode(str(page[-1].id)) if more else None
     return {"games": games, "next": following}
@@ -162,12 +190,9 @@ async def live_games(
 async def archive(
     db: DB,
     viewer: MaybeViewer,
+    shared: Filters,
     user: UserName = None,
     opponent: UserName = None,
-    kind: Kind = None,
-    size: Size = None,
-    colours: Colours = None,
-    rated: bool | None = None,
     result: ResultFilter | None = None,
     since: datetime | None = None,
     until: datetime | None = None,
@@ -179,10 +204,7 @@ async def archive(
         raise BadInput("result: win, loss and draw are a user's: give `user` too")
     user_id = await _user_id(db, user, viewer, "user")
     where = ArchiveFilter(
-        kind=kind,
-        size=size,
-        teams=colours,
-        rated=rated,
+        **asdict(shared),
         user_id=user_id,
         opponent_id=await _user_id(db, opponent, viewer, "opponent"),
         outcome=OUTCOMES.get(result or ""),
@@ -222,6 +244,7 @@ async def _finished_views(db: DB, page: list[Game], user_id: int | None) -> list
             "reason": result.get("reason"),
             "winners": result.get("winners") or [],
             "draw": bool(result.get("draw")),
+            "margin": result.get("margin"),  # counted games: the winner's lead in points
         }
         view["sgf"] = f"/api/v1/games/{game.id}/sgf"
         if user_id is not None:
@@ -247,7 +270,7 @@ async def profile(username: Name, db: DB, viewer: MaybeViewer) -> dict[str, Any]
         "name": shown_name(user),
         "member_since": _iso(user.created_at),
         "is_bot": user.is_bot,
-        "computer": user.is_bot and "bot_level" in user.settings,  # the server's own computer player
+        "computer": is_computer(user),  # the server's own computer player
         "record": await finding.record(db, user.id),
         "current": [
             {

@@ -26,6 +26,7 @@ from miai.server.play import queries
 from miai.server.play.kinds import GO_TEAM_NAMES, table_of
 from miai.server.play.options import TABLE_FIELDS, GoOptions, KindOptions, OptionsError, other_kinds_options
 from miai.server.play.records import sgf_record
+from miai.server.ratings.eligibility import bot_seating_reason
 from miai.server.storage import repo
 
 router = APIRouter(tags=["games"])
@@ -180,7 +181,7 @@ def options_from(body: CreateGame) -> GoOptions | KindOptions:
 
 @router.post("/games", status_code=201, dependencies=[per_user("games")])
 async def create_game(body: CreateGame, request: Request, viewer: MemberViewer, db: DB) -> dict[str, Any]:
-    options = options_from(body)
+    options = options_from(body)  # a rated game's setup is checked by Lobby.create
     challenged = None
     if body.challenge:
         await enforce(request, "challenge", *user_key(viewer.user.id))
@@ -191,6 +192,10 @@ async def create_game(body: CreateGame, request: Request, viewer: MemberViewer, 
             raise HTTPException(422, {"error": "bad_input", "message": "you cannot challenge yourself"})
         if options.seats != 2:
             raise HTTPException(422, {"error": "bad_input", "message": "challenges are for two-player games"})
+        allowed = request.app.state.settings.bots_rated_vs_people
+        refused = bot_seating_reason(options.rated, [viewer.user.is_bot, challenged.is_bot], allowed)
+        if refused is not None:  # said at once; the seat itself refuses it too (Lobby.seat)
+            raise OptionsError(f"rated: {refused}")
     elif body.swap_match:
         raise HTTPException(422, {"error": "bad_input", "message": "a swap match needs a challenge"})
     service = service_of(request)
@@ -250,9 +255,17 @@ async def confirm_game(game_id: Id, request: Request, viewer: CurrentViewer) -> 
     return {"ok": True}
 
 
+class Decline(BaseModel):
+    reason: Line | None = Field(None, max_length=200, description="shown to the challenger")
+
+
 @router.post("/games/{game_id}/decline")
-async def decline_challenge(game_id: Id, request: Request, viewer: MemberViewer) -> dict[str, Any]:
-    await service_of(request).lobby.decline(viewer.user, game_id)
+async def decline_challenge(
+    game_id: Id, request: Request, viewer: MemberViewer, body: Decline | None = None
+) -> dict[str, Any]:
+    """Decline a challenge to you; the body (`reason`) is optional."""
+    reason = body.reason if body is not None else None
+    await service_of(request).lobby.decline(viewer.user, game_id, reason)
     return {"ok": True}
 
 

@@ -20,6 +20,7 @@ def user_view(user: User, private: bool = False) -> dict[str, Any]:
             settings=user.settings,
             is_admin=user.is_admin,  # the stored role only (`miai admin grant`), never a name
             is_guest=user.is_guest,  # the stored flag only, never a name
+            is_bot=user.is_bot,  # POST /me/bot (irreversible) or a server computer player
             palettes=list(PALETTES),
         )
     return view

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.server.identity.accounts import DEFAULT_SETTINGS, normalised_email, validate_registration
 from miai.server.identity.passwords import hash_password
-from miai.server.storage import repo
+from miai.server.storage import guests, repo
 from miai.server.storage.models import User
 
 PREFIX = "guest-"
@@ -46,12 +46,22 @@ async def new_guest(db: AsyncSession, now: datetime) -> User:
     return guest
 
 
+class GuestGone(Exception):
+    """The guest expired, or another registration claimed the same guest first."""
+
+
 async def claim(
     db: AsyncSession, guest: User, username: str, password: str, email: str | None, now: datetime
 ) -> User:
-    """The guest's row becomes a member's account with these credentials (ValueError like `create_user`)."""
+    """The guest's row becomes a member's account with these credentials (ValueError like `create_user`;
+    GuestGone when two sign-ups race for one guest: the second finds the row claimed, under its lock)."""
     validate_registration(username, password, email)
     password_hash = await asyncio.to_thread(hash_password, password)
+    locked = await guests.take_for_claim(db, guest.id)
+    if locked is None:
+        await db.rollback()
+        raise GuestGone("this guest session has ended")
+    guest = locked
     taken = await repo.user_by_name(db, username)
     if taken is not None and taken.id != guest.id:
         raise ValueError("username: already taken")

@@ -17,11 +17,13 @@ from datetime import timedelta
 from typing import Any
 
 from miai.server.errors import BadInput, Conflict, Forbidden, GuestsMayNot
+from miai.server.notify import bell
 from miai.server.notify.mailer import Mailer
 from miai.server.play.moves import Moves
-from miai.server.play.options import GoOptions, KindOptions, TableOptions, load_options
+from miai.server.play.options import GoOptions, KindOptions, OptionsError, TableOptions, load_options
 from miai.server.play.privacy import EVERYONE
 from miai.server.play.stream import CommandStream, Tx, lobby_notice
+from miai.server.ratings.eligibility import bot_seating_reason, setup_unrated_reason
 from miai.server.realtime.hub import Message
 from miai.server.storage import repo
 from miai.server.storage.models import Game, GameEvent, GamePlayer, SeatRemoval, User
@@ -35,6 +37,7 @@ class Lobby:
         self.moves = moves
         self.mailer = mailer
         self.confirm_window = confirm_window
+        self.bots_rated_vs_people = False  # the operator's MIAI_BOTS_RATED_VS_PEOPLE, set by the app
         self._random = random.Random(secrets.randbits(64))
 
     async def create(
@@ -50,6 +53,10 @@ class Lobby:
         options.validate()
         if user.is_guest and (not options.practice or challenge is not None or swap_match):
             raise GuestsMayNot()  # guests: only their own practice games (Practice.create)
+        kind = options.kind if isinstance(options, KindOptions) else "go"
+        unrated = setup_unrated_reason(kind, options) if options.rated else None
+        if unrated is not None:  # said at once, not found out when the result moves no rating
+            raise OptionsError(f"rated: {unrated}")
         if team is not None and not 1 <= team <= options.teams:
             raise BadInput(f"team must be 1..{options.teams}")
         now = self.stream.now()
@@ -60,7 +67,7 @@ class Lobby:
                 first = await repo.game_for_update(db, match_of)
                 match_id = first.match_id if first is not None else None
             game = Game(
-                kind=options.kind if isinstance(options, KindOptions) else "go",
+                kind=kind,
                 status="waiting",
                 created_by=user.id,
                 created_at=now,
@@ -86,13 +93,17 @@ class Lobby:
                 )
             )
             game.version = 1
+            told = None
             if challenge is not None and match_of is None:  # one mail for a match's two games
                 await self.mailer.challenge(db, challenge, user, game)
+                told = await bell.tell(db, challenge, bell.CHALLENGE, game, now, {"by": user.username})
             await db.commit()
             game_id = game.id
         await self.stream.hub.publish(lobby_notice(game_id))
         if challenge is not None:
             await self.stream.hub.publish(Message(f"user:{challenge.id}", "challenge", {"game_id": game_id}))
+        if told is not None:
+            await self.stream.hub.publish(told)
         return game_id
 
     async def join(self, user: User, game_id: int, team: int | None, invite: str | None) -> None:
@@ -116,6 +127,11 @@ class Lobby:
             raise Conflict("you are already in this game")
         if len(players) >= options.seats:
             raise Conflict("the game is full")
+        seated = await repo.users_by_ids(tx.db, [p.user_id for p in players])
+        flags = [u.is_bot for u in seated.values()] + [user.is_bot]
+        refused = bot_seating_reason(options.rated, flags, self.bots_rated_vs_people)
+        if refused is not None:
+            raise Forbidden(refused)
         if team is not None:
             if not 1 <= team <= options.teams:
                 raise BadInput(f"team must be 1..{options.teams}")
@@ -229,12 +245,13 @@ class Lobby:
         tx.changes.update(status="cancelled", deadline_at=None)
         tx.event("cancelled", {"reason": NO_PLAYERS, "message": "nobody is left to play"})
 
-    async def decline(self, user: User, game_id: int) -> None:
+    async def decline(self, user: User, game_id: int, reason: str | None = None) -> None:
+        """Decline a challenge to `user`; `reason` (validated at the edge) is shown to the challenger."""
         async with self.stream.command(game_id) as tx:
             if tx.game.challenge_to != user.id or tx.game.status != "waiting":
                 raise Conflict("there is no open challenge to you in this game")
             tx.changes.update(status="cancelled", challenge_to=None)
-            tx.event("declined", {"user": user.username})
+            tx.event("declined", {"user": user.username, "reason": reason or None})
 
 
 NO_PLAYERS = "no_players"

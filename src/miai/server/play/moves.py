@@ -14,6 +14,7 @@ from miai.core.clock import ClockMode
 from miai.core.errors import IllegalMove
 from miai.core.go import TIMEOUT
 from miai.server.errors import BadInput, Conflict, Forbidden, IllegalMoveError, Stale
+from miai.server.notify import bell
 from miai.server.notify.mailer import Mailer
 from miai.server.play.clocks import clock_from, clock_json, starting_clocks
 from miai.server.play.judging import Judging
@@ -65,11 +66,13 @@ class Moves:
         )
         tx.new_live = live
         tx.ping_players(seats)
+        if tx.game.visibility == "public":
+            tx.ping_lobby()  # the live lists (home, watch): a game to watch
         if live.between_people():
             users = await repo.users_by_ids(tx.db, [p.user_id for p in players])
             for user in users.values():
                 self.mailer.game_started(tx.db, user, tx.game)
-        await self._mail_next(tx, live, on_move.get("user_id"))
+        await self._tell_next(tx, live, on_move.get("user_id"))
 
     async def move(self, user: User, game_id: int, text: str, expected: int | None = None) -> dict[str, Any]:
         """Play a move for `user`; returns the acknowledgement once the move is stored."""
@@ -178,12 +181,14 @@ class Moves:
             result = await table.result(state, self.judging)
             tx.changes.update(status="finished", result=result, finished_at=now, deadline_at=None)
             # Rated: the ratings move in this transaction, with the result, or neither does.
-            if result is not None and table.options.rated and not live.bots:
-                await record_game(tx.db, game, table.options, live.seats, result, now)
+            if result is not None and table.options.rated:  # ratings/eligibility.py: does it count
+                await record_game(tx.db, game, table.options, live.seats, result, now, state.plies)
             tx.event("finished", {"result": result})
             users = await repo.users_by_ids(tx.db, list(set(live.seats.values())))
+            teams = {uid: team for (team, _), uid in live.seats.items()}
             for u in users.values() if live.between_people() else ():
                 self.mailer.game_finished(tx.db, u, game, result, tx.next_version)
+                self._tell(tx, u, bell.FINISHED, {"outcome": bell.outcome(result, teams.get(u.id))})
             tx.ping_lobby()
         else:
             team_clock = clock_from(clocks[str(on_move["team"])])
@@ -193,17 +198,24 @@ class Moves:
             tx.events[-1][1]["deadline"] = deadline.isoformat()
             tx.events[-1][1]["turn_started_at"] = now.isoformat()  # the next clock runs from here
             tx.events[-1][1]["clocks"] = clocks
-            await self._mail_next(tx, live, on_move.get("user_id"))
+            await self._tell_next(tx, live, on_move.get("user_id"))
         tx.ping_players(live.seats)
         tx.new_live = after
 
-    async def _mail_next(self, tx: Tx, live: Live, user_id: int | None) -> None:
-        """The "your turn" mail, to a person on move in a game between people."""
-        if user_id is None or user_id in live.bots or not (self.mailer.enabled and live.between_people()):
+    async def _tell_next(self, tx: Tx, live: Live, user_id: int | None) -> None:
+        """The "your turn" mail and notification, to a person on move in a game between people."""
+        if user_id is None or user_id in live.bots or not live.between_people():
             return
         next_user = await repo.user_by_id(tx.db, user_id)
         if next_user is not None:
             self.mailer.your_turn(tx.db, next_user, tx.game, tx.next_version)
+            self._tell(tx, next_user, bell.TURN)
+
+    def _tell(self, tx: Tx, user: User, kind: str, data: dict[str, Any] | None = None) -> None:
+        """An in-page notification, stored with this command's writes and sent once they are."""
+        row = bell.row_for(user, kind, tx.game, self.stream.now(), data)
+        if row is not None:
+            tx.notifications.append(row)
 
     async def draw(self, user: User, game_id: int, accept: bool) -> dict[str, Any]:
         """Agreed draw (SPEC G9), games with more than two colours: every remaining team must accept."""

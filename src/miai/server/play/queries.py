@@ -82,6 +82,7 @@ async def snapshot(
                 "state": p.state,
                 "computer": _computer_level(users.get(p.user_id)),
                 "name": shown_name(users.get(p.user_id)),
+                "is_guest": p.user_id in users and users[p.user_id].is_guest,  # no page to link to
             }
             for p in players
         ],
@@ -93,7 +94,7 @@ async def snapshot(
     data["draw_offers"] = list(game.draw_offers)
     data["redo"] = len(game.redo)
     if game.status == "cancelled":
-        data["cancelled"] = {"reason": await _cancel_reason(db, game)}
+        data["cancelled"] = await _cancelled(db, game)
     # Why the viewer is no longer in this game, when the server took them out of it.
     removal = await repo.last_removal(db, user_id, game.id) if user_id is not None and not is_player else None
     data["removed"] = removal_json(removal) if removal is not None else None
@@ -121,12 +122,15 @@ async def snapshot(
     return data
 
 
-async def _cancel_reason(db: AsyncSession, game: Game) -> str | None:
-    """`declined` (a challenge), `no_players` (nobody left to play), None (games cancelled before reasons)."""
+async def _cancelled(db: AsyncSession, game: Game) -> dict[str, Any]:
+    """`reason`: `declined` (a challenge), `no_players` (nobody left to play), None (games cancelled before
+    reasons); a declined challenge also has the decliner's own words, `message`, when they gave some."""
     why = await repo.last_event(db, game.id, ("cancelled", "declined"))
     if why is None:
-        return None
-    return "declined" if why.type == "declined" else str(why.data.get("reason"))
+        return {"reason": None}
+    if why.type == "declined":
+        return {"reason": "declined", "message": why.data.get("reason")}
+    return {"reason": str(why.data.get("reason"))}
 
 
 def removal_json(removal: SeatRemoval) -> dict[str, Any]:

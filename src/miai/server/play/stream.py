@@ -20,9 +20,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 
 from miai.server.errors import NotFound, Stale
+from miai.server.notify import bell
 from miai.server.play.group import GroupWriter
 from miai.server.play.kinds import Table, table_of
 from miai.server.play.options import TableOptions
+from miai.server.play.preview import cells_of
 from miai.server.play.privacy import EVERYONE
 from miai.server.realtime.hub import Hub, Message
 from miai.server.storage import repo
@@ -82,6 +84,7 @@ class Tx:
     changes: dict[str, Any] = field(default_factory=dict)
     new_live: Live | None = None  # the rules state after this command; cached only once it is stored
     moves: list[dict[str, Any]] = field(default_factory=list)  # game_moves rows to store
+    notifications: list[dict[str, Any]] = field(default_factory=list)  # in-page ones (notify/bell.py)
 
     def event(self, t: str, d: dict[str, Any], audience: str = EVERYONE) -> None:
         self.events.append((t, d, audience))
@@ -102,6 +105,19 @@ class Tx:
 
     def ping_lobby(self) -> None:
         self.notices.append(lobby_notice(self.game.id))
+
+
+def _unread_fell(tx: Tx, writes: repo.CommandWrites) -> list[Message]:
+    """A `dashboard` nudge to each user whose unread "your turn" of the game the command's notifications
+    replaced, unless they hear of it already (a notification of their own, or the command's own nudge):
+    their bell re-reads its count (js/bell.js)."""
+    told = {row["user_id"] for row in writes.notifications}
+    nudged = {m.topic for m in tx.notices if m.t == "dashboard"}
+    return [
+        Message(f"user:{user_id}", "dashboard", {"game_id": writes.game_id})
+        for user_id in sorted(writes.turns_gone - told)
+        if f"user:{user_id}" not in nudged
+    ]
 
 
 def lobby_notice(game_id: int) -> Message:
@@ -210,7 +226,10 @@ class CommandStream:
             for i, (t, d, a) in enumerate(tx.events, start=1)
         ]
         version = tx.version + max(1, len(tx.events))
-        return repo.CommandWrites(game_id, tx.version, {**tx.changes, "version": version}, events, tx.moves)
+        changes = {**tx.changes, "version": version}
+        if tx.new_live is not None:  # the position changed: the live list's thumbnail with it
+            changes["preview"] = cells_of(tx.new_live.table, tx.new_live.state)
+        return repo.CommandWrites(game_id, tx.version, changes, events, tx.moves, tx.notifications)
 
     async def _stored(self, tx: Tx, writes: repo.CommandWrites) -> None:
         """After the COMMIT: bring the cached game row and rules state up to date, then publish."""
@@ -231,6 +250,10 @@ class CommandStream:
             await self.hub.publish(
                 Message(f"game:{game_id}", row["type"], row["data"], row["v"], row["audience"])
             )
+        for told in writes.notifications:
+            await self.hub.publish(bell.message(told))
+        for message in _unread_fell(tx, writes):
+            await self.hub.publish(message)
 
     # ------------------------------------------------------------------------- the rules state
 

@@ -11,17 +11,21 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from miai.server.identity.bots import is_computer
 from miai.server.play.options import GoOptions, KindOptions, load_options
+from miai.server.ratings.eligibility import Seated, moves_played, unrated_reason
 from miai.server.ratings.games import rate_game, team_ranks
 from miai.server.ratings.kind_keys import kind_key, system_of
 from miai.server.ratings.suggest import handicap_adjustment
-from miai.server.ratings.systems import Rating, System, start
+from miai.server.ratings.systems import Rating, System
+from miai.server.ratings.systems import start as first_rating
 from miai.server.storage import ratings as repo
 from miai.server.storage.models import Game, RatingChange, UserRating
+from miai.server.storage.repo import users_by_ids
 
 
 def _rating(row: UserRating | None, system: System) -> Rating:
-    return start(system) if row is None else Rating(row.rating, row.deviation, row.volatility)
+    return first_rating(system) if row is None else Rating(row.rating, row.deviation, row.volatility)
 
 
 def _black_bonus(system: System, options: GoOptions | KindOptions, black: Rating) -> float:
@@ -45,19 +49,25 @@ async def record_game(
     seats: Mapping[tuple[int, int], int],
     result: Mapping[str, Any],
     now: datetime,
+    plies: int,
 ) -> dict[int, dict[str, Any]]:
-    """Rate a game whose result is being stored (inside its command); user id -> change, {} when the game
-    is not rated."""
+    """Rate a game whose result is being stored (inside its command) after `plies` plies; user id ->
+    change, {} when the game does not count for ratings (eligibility.py decides)."""
     if not options.rated:
+        return {}
+    accounts = await users_by_ids(db, list(set(seats.values())))
+    seated = [Seated(u, accounts[u].is_guest, is_computer(accounts[u])) for u in seats.values()]
+    if unrated_reason(game.kind, options, seated, moves_played(plies, result)) is not None:
         return {}
     key = kind_key(game.kind, options)
     system = system_of(key)
     teams = _teams(seats)
     ranks = team_ranks(result, list(teams))
     users = [u for members in teams.values() for u in members]
-    if ranks is None or len(set(users)) != len(users):
+    if ranks is None:
         return {}
-    first = start(system)
+    first = first_rating(system)
+    await repo.lock_key(db, key, exclusive=False)  # a recompute of this key runs first, or waits
     await repo.create_missing_ratings(
         db,
         users,
@@ -113,15 +123,21 @@ def _set(change: RatingChange, old: Rating, new: Rating) -> None:
 
 
 async def recompute(
-    db: AsyncSession, key: str, now: datetime, results: Mapping[int, Mapping[str, Any]] | None = None
+    db: AsyncSession,
+    key: str,
+    now: datetime,
+    results: Mapping[int, Mapping[str, Any]] | None = None,
+    start: tuple[datetime, int] | None = None,
 ) -> int:
-    """Rebuild every rating of `key` from its rated games in the order they finished, with each game's
-    stored result (or the one in `results`, by game id: a correction being stored). Returns how many
-    games were replayed."""
+    """Rebuild the ratings of `key` from its rated games in the order they finished, with each game's
+    stored result (or the one in `results`, by game id: a correction being stored). With `start`
+    (finished_at, game id) only that game and the later ones are replayed, each player starting from the
+    rating they had before their first replayed game; without, every game from the start. Returns how
+    many games were replayed. The key's ratings are locked first (storage/ratings.lock_key)."""
+    await repo.lock_key(db, key, exclusive=True)
     system = system_of(key)
-    history = await repo.history_of_key(db, key)
+    history = await repo.history_of_key(db, key, start)
     games = await repo.games_by_ids(db, [h.game_id for h in history])
-    rows = await repo.ratings_of_key(db, key)
     state: dict[int, Rating] = {}
     played: dict[int, int] = {}
     replayed = 0
@@ -132,7 +148,7 @@ async def recompute(
         teams: dict[int, list[int]] = {}
         for change in changes:
             teams.setdefault(change.team, []).append(change.user_id)
-        before = {c.user_id: state.get(c.user_id, start(system)) for c in changes}
+        before = {c.user_id: state.get(c.user_id, _first_before(c, system, start)) for c in changes}
         ranks = team_ranks(result, list(teams))
         if ranks is None:  # a result that ranks nobody (none today): the game moves no rating
             after = {t: [before[u] for u in m] for t, m in teams.items()}
@@ -147,6 +163,10 @@ async def recompute(
                 state[user_id] = new
                 played[user_id] = played.get(user_id, 0) + 1
         replayed += 1
+    if start is None:
+        rows = await repo.ratings_of_key(db, key)
+    else:  # a correction: the players of the replayed games only, whose number of games stays
+        rows = await repo.ratings_for_update(db, list(state), key)
     for user_id, rating in state.items():
         row = rows.get(user_id)
         if row is None:
@@ -154,11 +174,21 @@ async def recompute(
             db.add(row)
         row.system = system
         row.rating, row.deviation, row.volatility = rating.rating, rating.deviation, rating.volatility
-        row.games = played[user_id]
+        if start is None:
+            row.games = played[user_id]
         row.updated_at = now
     await db.flush()
-    await repo.drop_ratings_without_history(db, key, list(state))
+    if start is None:
+        await repo.drop_ratings_without_history(db, key, list(state))
     return replayed
+
+
+def _first_before(change: RatingChange, system: System, start: tuple[datetime, int] | None) -> Rating:
+    """A player's rating before their first replayed game: a new player's from the very start, else the
+    rating stored with that game (what their earlier games, not replayed, left them with)."""
+    if start is None:
+        return first_rating(system)
+    return Rating(change.rating_before, change.deviation_before, change.volatility_before)
 
 
 async def recompute_all(db: AsyncSession, now: datetime) -> dict[str, int]:
@@ -166,11 +196,19 @@ async def recompute_all(db: AsyncSession, now: datetime) -> dict[str, int]:
     return {key: await recompute(db, key, now) for key in await repo.rated_keys(db)}
 
 
-async def recompute_game(db: AsyncSession, game: Game, result: Mapping[str, Any], now: datetime) -> None:
-    """A rated game's result is being corrected: its key's ratings follow."""
+async def recompute_game(db: AsyncSession, game: Game, result: Mapping[str, Any], now: datetime) -> int:
+    """A rated game's result is being corrected: its key's ratings follow, replayed from this game on
+    (the earlier games' ratings do not depend on it). Returns how many games were replayed (0: the game
+    did not count for ratings)."""
     options = load_options(game.kind, game.options)
-    if options.rated:
-        await recompute(db, kind_key(game.kind, options), now, {game.id: result})
+    if not options.rated:
+        return 0
+    key = kind_key(game.kind, options)
+    await repo.lock_key(db, key, exclusive=True)  # before its place in the history is read
+    start = await repo.rated_moment(db, key, game.id)
+    if start is None:
+        return 0
+    return await recompute(db, key, now, {game.id: result}, start)
 
 
 async def recompute_database(url: str, now: datetime) -> dict[str, int]:

@@ -299,6 +299,10 @@ class Hub:
             if credential is None or sub.owner[1] == credential:
                 sub.revoke()
 
+    def dispatch_here(self, message: Message) -> None:
+        """Deliver to this process's subscribers only (a count that is this process's own, say)."""
+        self._dispatch(message)
+
     def subscribers(self, topic: str) -> int:
         """How many of this process's subscriptions follow `topic` (other processes' are not counted)."""
         return len(self._subs.get(topic, ()))

@@ -33,6 +33,7 @@ from miai.server.realtime.messages import (
     parse_socket_target,
     parse_user_message,
 )
+from miai.server.realtime.watchers import WATCHERS, Watchers
 from miai.server.storage import repo
 
 log = logging.getLogger(__name__)
@@ -106,13 +107,30 @@ async def _game_socket(
             await _refuse(websocket, 4404 if err.status == 404 else 4403, err.message)
             return
     await websocket.accept()
+    watchers: Watchers = app.state.watchers
+    wants_count = websocket.query_params.get("watchers") == "1"  # the game page's "N watching"
     async with hub.subscribe(f"game:{game_id}", owner=_owner(viewer)) as sub:
         await _check_not_revoked(websocket, viewer, sub)
         receiver: asyncio.Task[None] | None = None
+        counted: contextlib.ExitStack | None = None  # while this socket counts as a spectator
+
+        def recount(team: int | None) -> None:
+            """Spectators are the sockets of people not seated here, re-read as seats change."""
+            nonlocal counted
+            if team is None and counted is None:
+                counted = contextlib.ExitStack()
+                counted.enter_context(watchers.watching(game_id))
+            elif team is not None and counted is not None:
+                counted.close()
+                counted = None
+
         try:
             # Who may read what is read with each catch-up, after subscribing: a team change after that
             # read arrives as an event below; one before it is in the read.
             last, reader = await _catch_up(websocket, service, game_id, user_id, invite, since)
+            recount(reader.team)
+            if wants_count:
+                await websocket.send_text(watchers.message(game_id).wire_text)
             receiver = asyncio.create_task(_receive(websocket, service, viewer, game_id))
             receiver.add_done_callback(lambda _task: sub.wake())
 
@@ -120,6 +138,10 @@ async def _game_socket(
                 """In the hub's dispatch, while this socket is idle (hub.py): an ordinary event is sent at
                 once; one that changes what this viewer may read waits for the loop below."""
                 nonlocal last
+                if message.t == WATCHERS:
+                    if wants_count:
+                        sub.send_now(websocket.send_text(message.wire_text))
+                    return True
                 if message.t in TEAM_CHANGES or message.t in GAME_STATE_CHANGES:
                     return False
                 if message.v is not None and message.v <= last:
@@ -137,6 +159,11 @@ async def _game_socket(
                 if sub.overflowed:
                     sub.overflowed = False
                     last, reader = await _catch_up(websocket, service, game_id, user_id, invite, last)
+                    recount(reader.team)
+                    continue
+                if message.t == WATCHERS:
+                    if wants_count:
+                        await websocket.send_text(message.wire_text)
                     continue
                 if message.v is not None and message.v <= last:
                     continue
@@ -144,6 +171,7 @@ async def _game_socket(
                     async with app.state.sessions() as db:
                         team = queries.viewer_team(await repo.players_of(db, game_id), user_id)
                     reader = dataclasses.replace(reader, team=team)
+                    recount(team)
                 elif message.t in GAME_STATE_CHANGES:  # a practice undo can reopen a finished game
                     reader = dataclasses.replace(reader, game_over=message.t == "finished")
                 if reader.may_read(message.audience):
@@ -156,6 +184,8 @@ async def _game_socket(
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await websocket.close(code=4404 if err.status == 404 else 4403, reason=err.message[:120])
         finally:
+            if counted is not None:
+                counted.close()
             if receiver is not None:
                 receiver.cancel()
                 with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):

@@ -33,7 +33,7 @@ from sqlalchemy.orm import aliased
 from miai.server.storage.models import Game, GamePlayer, User
 
 Outcome = Literal["win", "loss", "draw"]
-FILTERED_OPTIONS = frozenset({"size", "teams", "rated"})
+FILTERED_OPTIONS = frozenset({"size", "teams", "rated", "mode"})
 
 
 @dataclass(frozen=True)
@@ -80,6 +80,14 @@ def _narrowed(dialect: str, query: Select[Any], where: GameFilter) -> Select[Any
     elif where.rated is False:  # games stored before ratings have no `rated`: unrated
         query = query.where(_option(dialect, "rated").is_distinct_from("true"))
     return query
+
+
+def standard_games(dialect: str) -> ColumnElement[bool]:
+    """Games between players, not practice ones (against the computer, or both sides at one screen): the
+    games of a player's record (games stored before modes existed have no `mode`: standard). Practice
+    games stay in the player's own archive and recent games (private: nobody else sees them), where a
+    guest who signs up finds the game they just played."""
+    return func.coalesce(_option(dialect, "mode"), "standard") == "standard"
 
 
 def _games_of(user_id: int) -> Any:
@@ -151,13 +159,14 @@ def archive_page(
 
 
 def record_query(dialect: str, user_id: int) -> Select[str, str, int]:
-    """The player's finished games counted per kind and outcome (win / loss / draw)."""
+    """The player's finished games counted per kind and outcome (win / loss / draw), `standard_games`
+    only."""
     me = _games_of(user_id)
     outcome = outcome_of(dialect)
     return (
         select(Game.kind, outcome.label("outcome"), func.count().label("games"))
         .join(me, me.c.game_id == Game.id)
-        .where(Game.status == "finished")
+        .where(Game.status == "finished", standard_games(dialect))
         .group_by(Game.kind, outcome)
     )
 

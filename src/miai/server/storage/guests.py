@@ -17,6 +17,32 @@ async def touch(db: AsyncSession, user_id: int, now: datetime) -> None:
     )
 
 
+async def take_for_claim(db: AsyncSession, user_id: int) -> User | None:
+    """The guest's row, locked for a registration to turn it into an account, and already no guest's: None
+    when it is gone or another registration claimed it first. PostgreSQL: FOR UPDATE, so a second claim
+    waits for the first to commit and then reads `is_guest` false. SQLite has one writer at a time: the
+    conditional UPDATE is what waits there, and it matches no row once the first claim is committed."""
+    query = (
+        select(User)
+        .where(User.id == user_id, User.is_guest.is_(True))
+        .with_for_update()
+        .execution_options(populate_existing=True)
+    )
+    guest = (await db.execute(query)).scalar_one_or_none()
+    if guest is None:
+        return None
+    taken = await db.execute(
+        update(User)
+        .where(User.id == user_id, User.is_guest.is_(True))
+        .values(is_guest=False)
+        .execution_options(synchronize_session=False)
+    )
+    if taken.rowcount != 1:  # type: ignore[attr-defined]
+        return None
+    guest.is_guest = False
+    return guest
+
+
 async def delete_idle(db: AsyncSession, cutoff: datetime, limit: int) -> int:
     """Delete up to `limit` guests last seen before `cutoff`, and every game they play in; returns how many
     guests. The rows are locked first (PostgreSQL), so a guest seen or registering meanwhile waits for this

@@ -141,6 +141,8 @@ class Game(Base):
     result_history: Mapped[list[Any]] = mapped_column(JSON, default=list)  # earlier results, on corrections
     redo: Mapped[list[Any]] = mapped_column(JSON, default=list)  # practice games: moves taken back by undo
     finished_at: Mapped[datetime | None] = mapped_column(default=None)
+    # the board as play/preview.py writes it, kept with every move: the live list's thumbnails read no moves
+    preview: Mapped[str | None] = mapped_column(Text, default=None)
 
 
 class GamePlayer(Base):
@@ -310,3 +312,22 @@ class RatingChange(Base):
     rating_after: Mapped[float] = mapped_column(Double)
     deviation_after: Mapped[float] = mapped_column(Double)
     volatility_after: Mapped[float | None] = mapped_column(Double, default=None)
+
+
+class Notification(Base):
+    """An in-page notification for a member (storage/notifications.py): your turn, a challenge, a result.
+    Kept per user up to a cap, newest first; a user's unread "your turn" is one per game."""
+
+    __tablename__ = "notifications"
+    __table_args__ = (
+        Index("ix_notifications_user", "user_id", "id"),  # a user's list, unread count and cap
+        Index("ix_notifications_game", "game_id", "kind"),  # the game's earlier "your turn"
+    )
+
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(Integer, "sqlite"), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    kind: Mapped[str] = mapped_column(String(16))  # turn | challenge | finished
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), default=None)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    created_at: Mapped[datetime]
+    read_at: Mapped[datetime | None] = mapped_column(default=None)

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, delete, select
+from sqlalchemy import Select, delete, false, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -53,15 +54,48 @@ async def ratings_of_key(db: AsyncSession, key: str) -> dict[int, UserRating]:
     return {r.user_id: r for r in (await db.execute(query)).scalars()}
 
 
-async def history_of_key(db: AsyncSession, key: str) -> list[RatingChange]:
-    """Every rated game's changes of `key` in the order they were rated: finish time, then game id."""
-    query = (
-        select(RatingChange)
-        .where(RatingChange.kind_key == key)
-        .order_by(RatingChange.finished_at, RatingChange.game_id, RatingChange.team, RatingChange.id)
-        .execution_options(populate_existing=True)
-    )
+def _lock_number(key: str) -> int:
+    """The PostgreSQL advisory lock of a kind key's ratings: a stable signed 64-bit number."""
+    digest = hashlib.blake2b(f"miai ratings {key}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+async def lock_key(db: AsyncSession, key: str, exclusive: bool) -> None:
+    """Hold `key`'s ratings until the transaction ends. A recompute takes it `exclusive` before it reads
+    the history; storing a rated result takes it shared (results of one key still store side by side) before
+    it reads a rating. So a result stored during a recompute waits for it, then rates on top of what it
+    wrote; or the recompute waits for the result and replays it: never lost, never counted twice.
+    PostgreSQL: an advisory transaction lock. SQLite has one writer at a time: the recompute takes that
+    write lock at once (a write that changes nothing), so no result is stored between its read and its
+    writes; a result's own writes take it anyway."""
+    if db.get_bind().dialect.name == "postgresql":
+        lock = func.pg_advisory_xact_lock if exclusive else func.pg_advisory_xact_lock_shared
+        await db.execute(select(lock(_lock_number(key))))
+    elif exclusive:
+        await db.execute(delete(UserRating).where(false()))
+
+
+async def history_of_key(
+    db: AsyncSession, key: str, start: tuple[datetime, int] | None = None
+) -> list[RatingChange]:
+    """The rated games' changes of `key` in the order they were rated: finish time, then game id; from
+    the game at `start` = (finished_at, game id) on, or all of them."""
+    query = select(RatingChange).where(RatingChange.kind_key == key)
+    if start is not None:
+        query = query.where(tuple_(RatingChange.finished_at, RatingChange.game_id) >= tuple_(*start))
+    query = query.order_by(
+        RatingChange.finished_at, RatingChange.game_id, RatingChange.team, RatingChange.id
+    ).execution_options(populate_existing=True)
     return list((await db.execute(query)).scalars())
+
+
+async def rated_moment(db: AsyncSession, key: str, game_id: int) -> tuple[datetime, int] | None:
+    """(finished_at, game id) of a game's place in `key`'s history; None when the game was not rated."""
+    query = select(RatingChange.finished_at).where(
+        RatingChange.kind_key == key, RatingChange.game_id == game_id
+    )
+    finished = (await db.execute(query.limit(1))).scalar_one_or_none()
+    return None if finished is None else (finished, game_id)
 
 
 async def rated_keys(db: AsyncSession) -> list[str]:

@@ -10,6 +10,7 @@ from typing import Any, cast
 from sqlalchemy import Table, and_, bindparam, delete, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
+from miai.server.storage import notifications
 from miai.server.storage.models import (
     ApiToken,
     ChatMessage,
@@ -72,6 +73,11 @@ async def game_for_update(db: AsyncSession, game_id: int) -> Game | None:
     return await db.get(Game, game_id, populate_existing=True)
 
 
+async def game_by_id(db: AsyncSession, game_id: int) -> Game | None:
+    """A game's row as stored now, for a read: no lock is asked for, none is waited for."""
+    return await db.get(Game, game_id, populate_existing=True, with_for_update=False)
+
+
 async def players_of(db: AsyncSession, game_id: int) -> list[GamePlayer]:
     query = select(GamePlayer).where(GamePlayer.game_id == game_id).order_by(GamePlayer.joined_seq)
     return list((await db.execute(query)).scalars())
@@ -91,6 +97,9 @@ class CommandWrites:
     changes: dict[str, Any]  # must include the new `version`
     events: list[dict[str, Any]] = field(default_factory=list)  # game_events rows
     moves: list[dict[str, Any]] = field(default_factory=list)  # game_moves rows
+    notifications: list[dict[str, Any]] = field(default_factory=list)  # storage/notifications.py rows
+    # set by store_commands: the users whose unread "your turn" of this game the notifications replaced
+    turns_gone: set[int] = field(default_factory=set)
 
 
 class RowsMovedOn(Exception):
@@ -128,6 +137,10 @@ async def store_commands(
         await run.insert(cast(Table, GameEvent.__table__), events)
     if moves:
         await run.insert(cast(Table, GameMove.__table__), moves)
+    told = [row for w in writes if w.game_id not in stale for row in w.notifications]
+    gone = await notifications.store(connection, told) if told else {}
+    for w in writes:  # every call sets it afresh: a group rolled back and stored again starts over
+        w.turns_gone = gone.get(w.game_id, set()) if w.game_id not in stale else set()
     return stale
 
 

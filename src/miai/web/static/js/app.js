@@ -3,20 +3,35 @@ import { get } from './api.js';
 import { clear, h, link, toast } from './dom.js';
 import { forgotPasswordPage, resetPasswordPage, verifyEmailPage } from './pages/account.js';
 import { adminPage, adminReviewPage } from './pages/admin.js';
+import { archivePage } from './pages/archive.js';
 import { createPage } from './pages/create.js';
 import { dashboardPage } from './pages/dashboard.js';
 import { gamePage } from './pages/game.js';
+import { homePage } from './pages/home.js';
+import { leaderboardsPage } from './pages/leaderboards.js';
 import { lobbyPage } from './pages/lobby.js';
+import { notificationsPage } from './pages/notifications.js';
 import { loginPage, registerPage } from './pages/auth.js';
+import { profilePage } from './pages/profile.js';
 import { settingsPage } from './pages/settings.js';
+import { watchPage } from './pages/watch.js';
 import { loadSession, logout, onSessionChange, session } from './session.js';
 import { userEvents } from './userfeed.js';
+import { bellLink, onBellChange } from './bell.js';
+import { closeNavMenu, drawNav, onNavWidthChange } from './navmenu.js';
+import { profileUrl } from './links.js';
 
 const ROUTES = [
-  [/^\/$/, lobbyPage, 'Lobby'],
+  [/^\/$/, homePage, 'Home'],
+  [/^\/lobby$/, lobbyPage, 'Lobby'],
+  [/^\/watch$/, watchPage, 'Watch'],
   [/^\/new$/, createPage, 'New game'],
   [/^\/games\/(?<id>\d+)$/, gamePage, 'Game'],
+  [/^\/archive$/, archivePage, 'Archive'],
+  [/^\/users\/(?<name>[^/]+)$/, profilePage, 'Player'],
+  [/^\/leaderboards(?:\/(?<key>[^/]+))?$/, leaderboardsPage, 'Leaderboards'],
   [/^\/dashboard$/, dashboardPage, 'Dashboard'],
+  [/^\/notifications$/, notificationsPage, 'Notifications'],
   [/^\/settings$/, settingsPage, 'Settings'],
   [/^\/admin$/, adminPage, 'Score reports'],
   [/^\/admin\/games\/(?<id>\d+)$/, adminReviewPage, 'Review'],
@@ -45,9 +60,10 @@ async function route() {
   const path = location.pathname.replace(/\/+$/, '') || '/';
   const query = new URLSearchParams(location.search);
   const found = ROUTES.find(([re]) => re.test(path));
+  closeNavMenu();
   renderNav(path);
   if (!found) {
-    clear(main, h('div.card', h('h1', 'Not found'), h('p', 'There is no page here. ', link('/', 'Go to the lobby'))));
+    clear(main, h('div.card', h('h1', 'Not found'), h('p', 'There is no page here. ', link('/', 'Go to the home page'))));
     return;
   }
   const [re, page, title] = found;
@@ -76,26 +92,31 @@ function renderNav(path = location.pathname) {
   const nav = document.getElementById('nav');
   const item = (href, text, id) => h('a', { href, 'data-link': true, id, 'aria-current': path === href ? 'page' : null }, text);
   if (session.user && session.user.is_guest) { // no multiplayer, settings of an account or logging out
-    clear(nav,
-      item('/', 'Lobby', 'nav-lobby'),
+    drawNav(nav, [
+      item('/watch', 'Watch', 'nav-watch'),
       item('/new', 'Play the computer', 'nav-new'),
+      item('/archive', 'Archive', 'nav-archive'),
       item('/dashboard', 'Dashboard', 'nav-dashboard'),
       h('span.user', { id: 'nav-user' }, 'Guest'),
       item('/register', 'Register', 'nav-register'),
-    );
+    ]);
   } else if (session.user) {
-    clear(nav,
-      item('/', 'Lobby', 'nav-lobby'),
+    drawNav(nav, [
+      item('/lobby', 'Lobby', 'nav-lobby'),
+      item('/watch', 'Watch', 'nav-watch'),
       item('/new', 'New game', 'nav-new'),
+      item('/archive', 'Archive', 'nav-archive'),
+      item('/leaderboards', 'Leaderboards', 'nav-leaderboards'),
       h('a', { href: '/dashboard', 'data-link': true, id: 'nav-dashboard', 'aria-current': path === '/dashboard' ? 'page' : null },
         'Dashboard', yourTurn ? h('span.badge', { 'aria-label': `${yourTurn} games where it is your turn` }, String(yourTurn)) : null),
+      bellLink(path),
       item('/settings', 'Settings', 'nav-settings'),
       session.user.is_admin ? item('/admin', 'Admin', 'nav-admin') : null,
-      h('span.user', { id: 'nav-user' }, session.user.username),
+      h('a.user', { id: 'nav-user', href: profileUrl(session.user.username), 'data-link': true, title: 'Your profile' }, session.user.username),
       h('button.link#logout', { type: 'button', onclick: doLogout }, 'Log out'),
-    );
+    ], yourTurn);
   } else {
-    clear(nav, item('/', 'Lobby', 'nav-lobby'), item('/login', 'Log in', 'nav-login'), item('/register', 'Register', 'nav-register'));
+    drawNav(nav, [item('/watch', 'Watch', 'nav-watch'), item('/archive', 'Archive', 'nav-archive'), item('/leaderboards', 'Leaderboards', 'nav-leaderboards'), item('/login', 'Log in', 'nav-login'), item('/register', 'Register', 'nav-register')]);
   }
 }
 
@@ -141,6 +162,9 @@ userEvents.subscribe((m) => {
     countTimer = setTimeout(countYourTurn, 300);
   }
 });
+
+onBellChange(() => renderNav());
+onNavWidthChange(() => renderNav());
 
 let previousUser = undefined;
 onSessionChange((user) => {

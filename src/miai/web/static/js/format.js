@@ -139,8 +139,8 @@ export function endingText(r, name) {
   if (r.reason === 'timeout' && teams.length === 1) outcome = `${winners} wins on time`;
   else if (r.reason === 'resign' && teams.length === 1) outcome = `${winners} wins by resignation`;
   else if (r.reason === 'agreed_draw') outcome = `${winners} agreed to a draw`;
-  else if (r.scores && r.scores.length) {
-    const top = r.scores.find((x) => x.team === teams[0]);
+  else if ((r.scores && r.scores.length) || Number.isFinite(r.margin)) { // lists give the margin alone
+    const top = (r.scores || []).find((x) => x.team === teams[0]);
     if (r.draw) outcome = `Draw between ${winners}${top ? `, ${pointsText(top.total)} each` : ''}`;
     else if (r.margin !== null && r.margin !== undefined) outcome = `${winners} wins by ${pointsText(r.margin)}`;
     else outcome = `${winners} wins`;

@@ -3,6 +3,7 @@ import { h } from './dom.js';
 import { deadMark, dameMark, sekiMark } from './board.js';
 import { countdown, endingText, LETTERS, presetTitle, clockText, secondsUntil } from './format.js';
 import { kindOf, resultHeadline } from './games/registry.js';
+import { playerLink } from './links.js';
 import { swatch, teamStyle } from './palette.js';
 
 const PLAYER_STATES = { resigned: 'resigned', timed_out: 'timed out' };
@@ -114,7 +115,7 @@ export function teamsList(snap, palette, position) {
                 h(
                   'li',
                   { dataset: { user: String(p.user_id), state: p.state } },
-                  h('span.name', shownName(p)),
+                  h('span.name', p.computer === null || p.computer === undefined ? playerLink(p.username, shownName(p), p.is_guest) : shownName(p)),
                   p.computer !== null && p.computer !== undefined
                     ? h('span.tag.computer', { title: 'A computer player' }, 'computer')
                     : null,

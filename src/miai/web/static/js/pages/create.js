@@ -52,7 +52,7 @@ function timeInput(id, seconds, unit) {
     select(`${id}-unit`, UNITS.map(([name, size]) => [size, name]), unit));
 }
 
-export async function createPage(main) {
+export async function createPage(main, params, query = new URLSearchParams()) {
   if (!session.user || session.user.is_guest) { // visitors and guests: practice games only, no account needed
     clear(main, practiceForm(await dgoHandicaps()), h('div.card', h('h1', 'Create a game'),
       h('p', 'Playing as a guest: your games are private and kept a week after your last visit. ',
@@ -101,12 +101,15 @@ export async function createPage(main) {
       field('Challenge a player', h('input#challenge', { type: 'text', name: 'challenge', placeholder: 'username (optional)', autocomplete: 'off' }), 'Two-player games only'),
       h('div.field.check', h('input#swap-match', { type: 'checkbox', name: 'swap-match' }),
         h('label', { for: 'swap-match' }, 'Swap match: a second game with the colours swapped (needs a challenge)')),
+      h('div.field.check', h('input#rated', { type: 'checkbox', name: 'rated' }),
+        h('label', { for: 'rated' }, 'Rated: the result moves the players’ ratings')),
     ),
     error,
     h('div.row', h('button.primary#create-submit', { type: 'submit' }, 'Create game'), link('/', 'Cancel')),
   );
   clear(main, practiceForm(await dgoHandicaps()), form);
   const $ = (id) => form.querySelector(`#${id}`);
+  prefill(form, query);
 
   function renderTeamChoices() {
     const entry = kindOf(kindSel.value);
@@ -164,6 +167,7 @@ export async function createPage(main) {
       team: teamSel.value ? Number(teamSel.value) : null,
       challenge: $('challenge').value.trim() || null,
       swap_match: $('swap-match').checked,
+      rated: $('rated').checked,
     };
     const komi = $('komi').value.trim();
     if (komi) {
@@ -203,11 +207,21 @@ export async function createPage(main) {
   });
 }
 
+/** A challenge from a profile (`/new?challenge=NAME&size=9&handicap=2&komi=0.5&team=1&rated=true`) fills those fields. */
+function prefill(form, query) {
+  for (const id of ['challenge', 'size', 'handicap', 'komi', 'team']) {
+    const value = query.get(id);
+    const input = form.querySelector(`#${id}`);
+    if (value !== null && input && (input.tagName !== 'SELECT' || [...input.options].some((o) => o.value === value))) input.value = value;
+  }
+  if (query.get('rated') === 'true') form.querySelector('#rated').checked = true;
+}
+
 /**
  * The most fixed handicap stones per practice board size (2..this; 0: none), from the server's `dgo` preset
  * (GET /api/v1/presets, `max_handicap`), which refuses anything else. Without an answer, no handicap is offered.
  */
-async function dgoHandicaps() {
+export async function dgoHandicaps() {
   try {
     const { presets } = await get('/presets');
     return presets.find((p) => p.key === 'dgo').max_handicap;
@@ -216,8 +230,11 @@ async function dgoHandicaps() {
   }
 }
 
-/** A practice game (POST /api/v1/practice): against the computer, or both colours at one screen. */
-function practiceForm(handicaps) {
+/**
+ * A practice game (POST /api/v1/practice): against the computer, or both colours at one screen.
+ * `computerOnly` (the home page's one-click form): Go against the computer, the game and opponent not asked.
+ */
+export function practiceForm(handicaps, { computerOnly = false } = {}) {
   const error = h('p.error', { role: 'alert' });
   const kindSel = select('practice-kind', KIND_CHOICES, 'go');
   const sizeSel = select('practice-size', [[7, '7×7'], [9, '9×9'], [13, '13×13'], [19, '19×19']], 9);
@@ -238,19 +255,23 @@ function practiceForm(handicaps) {
     if (help) help.textContent = most ? handicapHelp : `No handicap on ${sizeSel.value}×${sizeSel.value} under Dgo's rules`;
   }
   sizeSel.addEventListener('change', renderHandicap);
+  const hiddenIf = (el) => {
+    el.hidden = computerOnly;
+    return el;
+  };
   const form = h('form.card.create#practice-form',
-    h('h2', 'Practice'),
-    h('fieldset', h('legend', 'Play the computer, or both colours at one screen'),
-      field('Game', kindSel),
+    h('h2', computerOnly ? 'Play the computer' : 'Practice'),
+    h('fieldset', h('legend', computerOnly ? 'Go, no account needed' : 'Play the computer, or both colours at one screen'),
+      hiddenIf(field('Game', kindSel)),
       goSize,
       kindBox,
-      field('Opponent', select('practice-mode', [['computer', 'the computer'], ['local', 'nobody: I play both colours']])),
+      hiddenIf(field('Opponent', select('practice-mode', [['computer', 'the computer'], ['local', 'nobody: I play both colours']]))),
       field('Your colour', colourSel),
       field('Computer level', select('practice-level', Array.from({ length: 10 }, (_, i) => [i + 1, String(i + 1)]), 1)),
       goHandicap,
     ),
     error,
-    h('button.primary#practice-submit', { type: 'submit' }, 'Start practice game'),
+    h('button.primary#practice-submit', { type: 'submit' }, computerOnly ? 'Play' : 'Start practice game'),
   );
   function renderKind() {
     const entry = kindOf(kindSel.value);

@@ -4,6 +4,7 @@ import { ServerClock } from '../clocks.js';
 import { clear, confirmDialog, h, link, navigate, toast } from '../dom.js';
 import { clockText, countdown, optionsSummary, removalReason, secondsUntil } from '../format.js';
 import { kindOf } from '../games/registry.js';
+import { profileUrl } from '../links.js';
 import { swatch } from '../palette.js';
 import { session, settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
@@ -75,7 +76,7 @@ export async function dashboardPage(main) {
     const items = await Promise.all(list.map(async (c) => {
       const name = await challengerName(c);
       return h('li.card.challenge', { dataset: { game: String(c.id) } },
-        h('p', h('strong', name), ' challenges you: ', optionsSummary(c.options, c.kind)),
+        h('p', h('strong', name.startsWith('player #') ? name : link(profileUrl(name), name)), ' challenges you: ', optionsSummary(c.options, c.kind)),
         h('div.row',
           h('button.primary.small', { type: 'button', onclick: () => accept(c) }, 'Accept'),
           h('button.secondary.small', { type: 'button', onclick: () => decline(c) }, 'Decline'),

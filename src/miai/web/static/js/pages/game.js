@@ -16,6 +16,7 @@ import { kindOf } from '../games/registry.js';
 import { MoveList } from '../movelist.js';
 import { FullscreenButton, setBoardRatio, watchAbove } from '../layout.js';
 import { LiveSocket, socketUrl } from '../live.js';
+import { watchingText } from '../livecards.js';
 import { boardPalette, swatch } from '../palette.js';
 import { REASONS, analyzePlay } from '../rules.js';
 import { session, settings } from '../session.js';
@@ -35,6 +36,7 @@ const REFRESH_EVENTS = new Set([
 export async function gamePage(main, params, query) {
   const page = new GamePage(main, Number(params.id), query.get('invite'));
   await page.load();
+  page.openAt(query.get('move')); // `?move=N` (the archive's links): the history at move N
   return () => page.destroy();
 }
 
@@ -75,6 +77,7 @@ class GamePage {
     const s = settings();
     this.title = h('h1', `Game ${this.id}`);
     this.summary = h('p.muted.small.summary');
+    this.watchers = h('p.muted.small.watchers#watchers', { hidden: true }); // spectators (not players)
     this.clockBar = h('div.clock-bar#clocks', { role: 'group', 'aria-label': 'Clocks', hidden: true });
     this.statusBox = h('div.status', { id: 'status', 'aria-live': 'polite' });
     this.boardHost = h('div.board-wrap');
@@ -128,7 +131,7 @@ class GamePage {
       ),
     );
     this.game = h('div.game',
-      h('div.game-head', soundToggle((text) => toast(text, 'error')), this.title, this.summary),
+      h('div.game-head', soundToggle((text) => toast(text, 'error')), this.title, this.summary, this.watchers),
       this.playArea,
       h('aside.side', { 'aria-label': 'Game information' },
         this.resultBox,
@@ -167,7 +170,7 @@ class GamePage {
       tabSession.set(`miai-invite-${this.id}`, this.invite);
     }
     this.socket = new LiveSocket(`game${this.id}`, {
-      url: () => socketUrl(`/games/${this.id}/ws?since=${this.lastV}${this.q('&')}`),
+      url: () => socketUrl(`/games/${this.id}/ws?since=${this.lastV}&watchers=1${this.q('&')}`),
       onMessage: (m) => this.onMessage(m),
       onOpen: (reconnected) => {
         if (reconnected) this.catchUp();
@@ -265,6 +268,11 @@ class GamePage {
   }
 
   onMessage(m) {
+    if (m.t === 'watchers') { // the server's spectator count, sent on connecting and as it changes
+      this.watchers.hidden = !m.d.count;
+      this.watchers.textContent = watchingText(m.d.count);
+      return;
+    }
     if (m.t === 'snapshot') {
       this.clock.hint(m.d.now, performance.now());
       this.lastV = 0;
@@ -648,6 +656,12 @@ class GamePage {
     } catch (err) {
       toast(err.message, 'error');
     }
+  }
+
+  /** `?move=N`: show the board after move N (the last one when N is beyond it); not a whole number: ignored. */
+  openAt(text) {
+    if (text === null || !/^\d{1,9}$/.test(text) || !this.history.length) return;
+    this.showMove(Math.min(Number(text), this.history.length - 1));
   }
 
   /** Show the board after move `i` (from the move list). */

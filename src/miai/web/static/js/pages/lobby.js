@@ -7,6 +7,46 @@ import { swatch, teamStyle } from '../palette.js';
 import { session, settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
 
+/** Join a game (on a team, or any: null) and open it; on a refusal, say why and call `reload`. */
+export async function joinGame(id, team, reload) {
+  try {
+    await post(`/games/${id}/join`, { team });
+    navigate(`/games/${id}`);
+  } catch (err) {
+    toast(err.message, 'error');
+    reload();
+  }
+}
+
+/** One open game: options, time, seats per team, and the join (or accept) buttons that apply to the viewer. */
+export function openGameRow(g, joined, palette, join) {
+  const o = g.options;
+  // A challenge: only the challenged player may join (anyone else would be refused), and they accept it.
+  const forMe = Boolean(g.challenge_to && session.user && g.challenge_to === session.user.id);
+  const open = session.user && !session.user.is_guest && !joined && !g.challenge_to; // guests: practice only
+  const entry = kindOf(g.kind);
+  const teams = g.teams.map((taken, i) => {
+    const t = i + 1;
+    const full = taken >= o.players_per_team;
+    const colour = teamStyle(palette, t).name; // black, white, red…
+    const name = entry ? entry.names[i] : colour[0].toUpperCase() + colour.slice(1);
+    return h('li', swatch(entry ? entry.palette(palette) : palette, t, 14), ` ${name}: ${taken}/${o.players_per_team} `,
+      open && !full
+        ? h('button.secondary.small', { type: 'button', dataset: { game: String(g.id), team: String(t) }, 'aria-label': `Join ${name}`, onclick: () => join(g.id, t) }, 'Join')
+        : null);
+  });
+  return h('li.card.game-row', { dataset: { game: String(g.id) } },
+    h('div.row-head', link(`/games/${g.id}`, h('strong', `Game ${g.id}`)), h('span.seats', `${g.free} free seat${g.free === 1 ? '' : 's'} of ${g.seats}`)),
+    h('p.muted.small', optionsSummary(o, g.kind, false)),
+    h('p.small.time-control', h('span.muted', 'Time: '), clockText(o)),
+    g.challenge_to ? h('p.challenge-for', forMe ? h('strong', 'A challenge for you') : `Challenge for ${g.challenge_to_name}`) : null,
+    h('ul.team-seats', teams),
+    joined ? h('p.small', h('span.tag.move', 'you are in this game'), ' ', link(`/games/${g.id}`, 'Open')) : null,
+    open ? h('button.primary.small', { type: 'button', onclick: () => join(g.id, null) }, 'Join any team') : null,
+    forMe && !joined ? h('button.primary.small.accept', { type: 'button', onclick: () => join(g.id, null) }, 'Accept') : null,
+  );
+}
+
 export async function lobbyPage(main) {
   const list = h('div#open-games', { 'aria-live': 'polite' });
   clear(
@@ -18,15 +58,7 @@ export async function lobbyPage(main) {
     list,
   );
 
-  async function join(id, team) {
-    try {
-      await post(`/games/${id}/join`, { team });
-      navigate(`/games/${id}`);
-    } catch (err) {
-      toast(err.message, 'error');
-      load();
-    }
-  }
+  const join = (id, team) => joinGame(id, team, load);
 
   async function load() {
     let games;
@@ -45,34 +77,7 @@ export async function lobbyPage(main) {
     }
     clear(
       list,
-      h('ul.game-list', games.map((g) => {
-        const o = g.options;
-        const joined = mine.has(g.id);
-        // A challenge: only the challenged player may join (anyone else would be refused), and they accept it.
-        const forMe = Boolean(g.challenge_to && session.user && g.challenge_to === session.user.id);
-        const open = session.user && !session.user.is_guest && !joined && !g.challenge_to; // guests: practice only
-        const entry = kindOf(g.kind);
-        const teams = g.teams.map((taken, i) => {
-          const t = i + 1;
-          const full = taken >= o.players_per_team;
-          const colour = teamStyle(palette, t).name; // black, white, red…
-          const name = entry ? entry.names[i] : colour[0].toUpperCase() + colour.slice(1);
-          return h('li', swatch(entry ? entry.palette(palette) : palette, t, 14), ` ${name}: ${taken}/${o.players_per_team} `,
-            open && !full
-              ? h('button.secondary.small', { type: 'button', dataset: { game: String(g.id), team: String(t) }, 'aria-label': `Join ${name}`, onclick: () => join(g.id, t) }, 'Join')
-              : null);
-        });
-        return h('li.card.game-row', { dataset: { game: String(g.id) } },
-          h('div.row-head', link(`/games/${g.id}`, h('strong', `Game ${g.id}`)), h('span.seats', `${g.free} free seat${g.free === 1 ? '' : 's'} of ${g.seats}`)),
-          h('p.muted.small', optionsSummary(o, g.kind, false)),
-          h('p.small.time-control', h('span.muted', 'Time: '), clockText(o)),
-          g.challenge_to ? h('p.challenge-for', forMe ? h('strong', 'A challenge for you') : `Challenge for ${g.challenge_to_name}`) : null,
-          h('ul.team-seats', teams),
-          joined ? h('p.small', h('span.tag.move', 'you are in this game'), ' ', link(`/games/${g.id}`, 'Open')) : null,
-          open ? h('button.primary.small', { type: 'button', onclick: () => join(g.id, null) }, 'Join any team') : null,
-          forMe && !joined ? h('button.primary.small.accept', { type: 'button', onclick: () => join(g.id, null) }, 'Accept') : null,
-        );
-      })),
+      h('ul.game-list', games.map((g) => openGameRow(g, mine.has(g.id), palette, join))),
     );
   }
 

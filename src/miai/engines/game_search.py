@@ -1,0 +1,70 @@
+"""Compiled computer players for the games other than Go, chosen by the state's type.
+
+Each game (Hex, Amazons, Tanbo) registers a factory in `SEARCHERS`; a searcher is made once per game seat
+and keeps its tree between moves when the next state follows the previous one (it rebuilds it otherwise,
+so a state restored in another process is still answered). A game with no compiled searcher falls back to
+the generic search in `levels.choose_move_any_game`.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import Any, Protocol
+
+
+class GameSearcher(Protocol):
+    """One seat's computer player for one game: asked for a move at a time."""
+
+    def move(self, state: Any, level: int, seconds: float | None, seed: int) -> Any:
+        """A legal move for the player to move in `state` (levels 1..10 as `levels.style` describes)."""
+        ...
+
+    def close(self) -> None:
+        """Free what the searcher holds (its tree)."""
+        ...
+
+
+SearcherFactory = Callable[[], GameSearcher]
+
+# State type -> factory. Each game's engine module adds itself here (see `_register`).
+SEARCHERS: dict[type, SearcherFactory] = {}
+_registered = threading.Event()
+_registering = threading.Lock()
+
+
+def _register() -> None:
+    """Import the compiled engines lazily: numba compiles (or loads its cache) on first use only.
+    Seats ask from several threads: all wait until every engine is registered (an import that fails is
+    tried again by the next caller)."""
+    if _registered.is_set():
+        return
+    with _registering:
+        if not _registered.is_set():
+            _import_engines()
+            _registered.set()
+
+
+def _import_engines() -> None:
+    # One block per game: `from miai.core.<game> import <State>`, its engine, `SEARCHERS[<State>] = ...`.
+    from miai.core.amazons import AmazonsState
+    from miai.engines.amazons.searcher import AmazonsSearcher
+
+    SEARCHERS[AmazonsState] = AmazonsSearcher
+
+    from miai.core.hex import HexState
+    from miai.engines.hex.searcher import HexSearcher
+
+    SEARCHERS[HexState] = HexSearcher
+
+    from miai.core.tanbo import TanboState
+    from miai.engines.tanbo.search import TanboSearcher
+
+    SEARCHERS[TanboState] = TanboSearcher
+
+
+def searcher_for(state: Any) -> GameSearcher | None:
+    """A new searcher for `state`'s game, or None when that game has no compiled searcher."""
+    _register()
+    factory = SEARCHERS.get(type(state))
+    return factory() if factory is not None else None

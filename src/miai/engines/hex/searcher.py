@@ -1,0 +1,194 @@
+"""The Hex computer player: the compiled search behind `miai.engines.game_search`'s `GameSearcher`.
+
+One searcher serves one seat. Its tree is kept between moves: when the new state's record extends the
+one it last searched (same start, its moves then more), the root walks down those moves; otherwise the
+tree is rebuilt. Levels as `miai.engines.levels` defines them for these games: 1..9 search a fixed number
+of playouts (within a time cap) and the lowest ones sometimes play at random, 10 searches for the time.
+
+Swap (the opening rule): as second player the engine swaps a first stone at least two cells away from
+every edge (central first moves win for the first player); as first player under the swap rule it opens
+on the second ring from the edge (row or column 2 or n−1), which its own rule would not swap.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from typing import Any
+
+import numpy as np
+
+from miai.core.hex import SWAP, HexMove, HexState, Opening
+from miai.core.twoplayer import Place
+from miai.engines.hex.board import (
+    Int8Array,
+    Int32Array,
+    board_of,
+    empty_board,
+    inner_cells,
+    offsets,
+    padded,
+    unpadded,
+    width,
+)
+from miai.engines.hex.connect import connections
+from miai.engines.hex.tree import USED, best_child, child_with_move, compact, new_pool, reset, simulate
+from miai.engines.levels import check_level, game_budget
+from miai.engines.mcts import MCTS
+
+CAPACITY = 1_000_000  # nodes (28 bytes each)
+LOOKS = 40  # looks at the clock per move at least: batches shrink when the machine is busy
+MIN_SIZE = 3  # the padded board and its edge templates: on 2×2 the compiled search answers off the board
+_compiled: list[bool] = []  # set once this process has run the compiled search
+
+
+def edge_distance(point: int, size: int) -> int:
+    r, c = divmod(point, size)
+    return min(r, c, size - 1 - r, size - 1 - c)
+
+
+def should_swap(state: HexState) -> bool:
+    """Swap a first stone at least two cells from every edge."""
+    (first,) = [p for p, code in enumerate(state.cells) if code]
+    return edge_distance(first, state.size) >= 2
+
+
+def root_mask(state: HexState, legal: list[HexMove]) -> Int8Array:
+    """Per padded cell, 1 where the root may move: the legal cells, only the second ring when opening
+    under the swap rule."""
+    size = state.size
+    allowed = np.zeros(width(size) * width(size), dtype=np.int8)
+    opening_under_swap = state.opening is Opening.SWAP and not any(state.cells)
+    for move in legal:
+        if isinstance(move, Place) and (not opening_under_swap or edge_distance(move.point, size) == 1):
+            allowed[padded(move.point, size)] = 1
+    return allowed
+
+
+class HexSearcher:
+    """UCT with RAVE over compiled playouts, the tree kept between the moves of one game."""
+
+    def __init__(self, capacity: int = CAPACITY) -> None:
+        self.capacity = capacity
+        self.pool: tuple[Any, Any, Any] | None = None
+        self.root = 0
+        self.start_cells: bytes | None = None
+        self.record: list[tuple[int, HexMove]] = []
+        self.last_playouts = 0
+        self.compactions = 0
+
+    def close(self) -> None:
+        self.pool = None
+        self.start_cells = None
+        self.record = []
+
+    def move(self, state: HexState, level: int, seconds: float | None, seed: int) -> HexMove:
+        check_level(level)
+        if state.is_over:
+            raise ValueError("the game is over: there is no move to choose")
+        if seconds is not None and not (isinstance(seconds, int | float) and 0 < seconds < math.inf):
+            seconds = None  # no usable budget: the level's own
+        rng = random.Random(seed)
+        legal = state.legal_moves()
+        if state.size < MIN_SIZE:  # the generic search is enough there (and the compiled one is wrong)
+            budget = game_budget(level, seconds)
+            return MCTS(rng).search(state, playouts=budget.playouts, seconds=budget.seconds).move
+        if state.swap_available:
+            return SWAP if should_swap(state) else self._search(state, legal, level, seconds, seed)
+        blunders = game_budget(level, seconds).blunders
+        if blunders and rng.random() < blunders:
+            return rng.choice(legal)
+        return self._search(state, legal, level, seconds, seed)
+
+    # --- internals
+
+    def _search(
+        self, state: HexState, legal: list[HexMove], level: int, seconds: float | None, seed: int
+    ) -> HexMove:
+        size = state.size
+        ni, nf, meta = self.follow(state)
+        cells = board_of(state.cells, size)
+        allowed = root_mask(state, legal)
+        everywhere = np.ones_like(cells)
+        last = state.last_move
+        last_cell = padded(last.point, size) if isinstance(last, Place) else -1
+        allowance = game_budget(level, seconds)
+        budget, playouts = allowance.seconds, allowance.playouts or 1 << 62
+        inner, off = inner_cells(size), offsets(size)
+        scratch = empty_board(size)
+        area = width(size) * width(size)
+        empties: Int32Array = np.zeros(area, dtype=np.int32)
+        where: Int32Array = np.zeros(area, dtype=np.int32)
+        stack: Int32Array = np.zeros(area, dtype=np.int32)
+        seen: Int32Array = np.zeros(area, dtype=np.int32)
+        path: Int32Array = np.zeros(area + 2, dtype=np.int32)
+        root_parent = connections(cells, size)
+        parent = root_parent.copy()
+        root = self.root
+
+        def run(count: int, start_seed: int) -> int:
+            """`count` simulations; a seed ≥ 0 reseeds the compiled generator, -1 continues its sequence."""
+            return simulate(
+                ni, nf, meta, root, cells, state.to_move, last_cell, inner, off, size, allowed, everywhere,
+                count, start_seed, scratch, empties, where, stack, seen, path, root_parent, parent,
+            )  # fmt: skip
+
+        done = 0
+        if not _compiled:  # the first search of a process compiles (or loads) the code: not thinking time
+            done = run(1, seed & 0x7FFFFFFF)
+            _compiled.append(True)
+        now = time.monotonic()
+        deadline = now + budget
+        batch = 16
+        while done < playouts and (done == 0 or now < deadline):
+            done += run(min(batch, playouts - done), seed & 0x7FFFFFFF if done == 0 else -1)
+            spent, now = time.monotonic() - now, time.monotonic()
+            rate = batch / max(spent, 1e-5)  # simulations a second just now
+            batch = max(1, min(4096, int(rate * min(budget / LOOKS, deadline - now))))
+        self.last_playouts = done
+        best = int(best_child(ni, nf, self.root))
+        if best < 0:  # the pool was full before the root could grow: any legal move
+            return legal[0]
+        chosen = Place(unpadded(int(ni[best, 0]), size))
+        self.root = best
+        self.record = [*state.moves(), (state.to_move, chosen)]
+        return chosen
+
+    def follow(self, state: HexState) -> tuple[Any, Any, Any]:
+        """The pool with `self.root` at `state`: walked down from the last search, or fresh."""
+        moves = state.moves()
+        start = state.start().cells
+        pool = self.pool
+        if pool is not None and start == self.start_cells and moves[: len(self.record)] == self.record:
+            ni = pool[0]
+            node = self.root
+            for _, move in moves[len(self.record) :]:
+                node = (
+                    -1
+                    if not isinstance(move, Place)
+                    else int(child_with_move(ni, node, padded(move.point, state.size)))
+                )
+                if node < 0:
+                    break
+            if node >= 0:
+                self.root = node
+                return self._compacted(pool)
+        if pool is None:
+            pool = new_pool(self.capacity)
+        else:
+            reset(*pool)
+        self.pool, self.root, self.start_cells, self.record = pool, 0, start, moves
+        return pool
+
+    def _compacted(self, pool: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
+        """Past half the pool, copy the subtree under the root into a fresh pool (the rest is history)."""
+        ni, nf, meta = pool
+        if meta[USED] <= self.capacity // 2:
+            return pool
+        fresh = new_pool(self.capacity)
+        queue: Int32Array = np.zeros(self.capacity, dtype=np.int32)
+        compact(ni, nf, self.root, fresh[0], fresh[1], fresh[2], queue)
+        self.pool, self.root = fresh, 0
+        self.compactions += 1
+        return fresh

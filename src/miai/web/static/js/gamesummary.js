@@ -1,0 +1,80 @@
+// What the home, watch, archive and profile pages say about a listed game (the JSON views of /games/live,
+// /games/archive and /users/NAME): its kind and options, its players, its result, its status or outcome.
+// One place, so that a game reads the same on every page, and its result as on the game page itself.
+import { h } from './dom.js';
+import { endingText } from './format.js';
+import { teamWord } from './gameparts.js';
+import { kindOf, resultHeadline } from './games/registry.js';
+import { playerLink } from './links.js';
+import { swatch } from './palette.js';
+
+const STATUS = { waiting: 'waiting for players', confirming: 'starting', active: 'in play' };
+const OUTCOME = { win: 'won', loss: 'lost', draw: 'draw' };
+
+/** "Go", "Hex"; a kind this UI does not know keeps its key. */
+export function kindTitle(kind) {
+  const entry = kindOf(kind);
+  if (entry) return entry.title;
+  return !kind || kind === 'go' ? 'Go' : kind;
+}
+
+export function movesText(n) {
+  return `${n} move${n === 1 ? '' : 's'}`;
+}
+
+/** "Go · 9×9 · 3 colours · rated · 12 moves". */
+export function gameLine(g) {
+  const parts = [kindTitle(g.kind)];
+  if (g.size) parts.push(`${g.size}×${g.size}`);
+  if (!kindOf(g.kind) && g.colours > 2) parts.push(`${g.colours} colours`);
+  parts.push(g.rated ? 'rated' : 'unrated', movesText(g.moves));
+  return parts.join(' · ');
+}
+
+/** The palette a listed game's teams are drawn in, and their names in sentences ("Black", "Red"). */
+function teamsOf(kind, paletteName) {
+  const entry = kindOf(kind);
+  const palette = entry ? entry.palette(paletteName) : paletteName;
+  const names = entry ? entry.names : null;
+  return { entry, palette, names, word: (t) => teamWord(palette, t, names) };
+}
+
+/** "● Black: alice · ● White: Miai, level 1", each player a link to their page (a guest has none). */
+export function playersLine(g, paletteName) {
+  const { palette, word } = teamsOf(g.kind, paletteName);
+  const teams = [...new Set(g.players.map((p) => p.team))].sort((a, b) => a - b);
+  return h('span.players-line', teams.map((t, i) => h('span.team-players', { dataset: { team: String(t) } },
+    i ? ' · ' : null, swatch(palette, t, 12), ` ${word(t)}: `,
+    g.players.filter((p) => p.team === t).map((p, j) => [j ? ', ' : null, playerLink(p.user, p.name, p.is_guest)]))));
+}
+
+/**
+ * A listed game's result {reason, winners, draw, margin} as the game page words it, without its full stop:
+ * "White wins by 6.5 points", "Black wins by resignation", "White wins: Black cannot move" (Amazons).
+ */
+export function resultText(result, kind, paletteName) {
+  if (!result || !(result.winners || []).length) return 'Draw';
+  const { entry, names, word } = teamsOf(kind, paletteName);
+  const left = result.reason === 'resign' || result.reason === 'timeout'; // leaving reads as in Go
+  const text = entry && !left ? resultHeadline(entry, result, names || []) : endingText(result, word);
+  return text.replace(/\.$/, '');
+}
+
+/** The result with the winners' swatches. */
+export function resultLine(g, paletteName) {
+  const r = g.result || { winners: [] };
+  const { palette } = teamsOf(g.kind, paletteName);
+  const winners = r.draw ? [] : r.winners || [];
+  return h('span.result-line', winners.map((t) => swatch(palette, t, 12)), winners.length ? ' ' : null,
+    resultText(r, g.kind, paletteName));
+}
+
+/** "waiting for players", "starting", "in play". */
+export function statusText(status) {
+  return STATUS[status] || status;
+}
+
+/** The listed user's outcome as a tag ("won", "lost", "draw"), or null when the list is nobody's. */
+export function outcomeTag(outcome) {
+  return outcome && OUTCOME[outcome] ? h(`span.tag.outcome.${outcome}`, OUTCOME[outcome]) : null;
+}

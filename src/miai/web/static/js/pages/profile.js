@@ -1,0 +1,136 @@
+// A user's page (/users/NAME): ratings with their graphs, record by kind, current and recent games, and for
+// a member looking at someone else the handicap OGS would suggest and a challenge prefilled with it.
+import { ApiError, get } from '../api.js';
+import { clear, h, link } from '../dom.js';
+import { gameLine, kindTitle, outcomeTag, resultLine, statusText } from '../gamesummary.js';
+import { kindKeyTitle, ratingText } from '../kindkeys.js';
+import { decoded, playerArchiveUrl, playerLink, profileUrl } from '../links.js';
+import { dateText, ratingGraph } from '../ratinggraph.js';
+import { session, settings } from '../session.js';
+
+/** The other players of a listed game, each linked to their own page. */
+function opponents(g, username) {
+  const others = g.players.filter((p) => p.user.toLowerCase() !== username.toLowerCase());
+  if (!others.length) return null;
+  return ['vs ', others.flatMap((p, i) => [i ? ', ' : '', playerLink(p.user, p.name, p.is_guest)])];
+}
+
+function gameItem(g, username, tail) {
+  return h('li', { dataset: { game: String(g.id) } },
+    link(`/games/${g.id}`, `Game ${g.id}`), ' ', opponents(g, username), tail ? [' · ', tail] : null,
+    h('span.muted.small', ` · ${gameLine(g)}`));
+}
+
+/** "[won] White wins by 6.5 points, 27 Nov 2026". */
+function recentTail(g) {
+  return [outcomeTag(g.outcome), ' ', resultLine(g, settings().palette), g.finished_at ? `, ${dateText(g.finished_at)}` : ''];
+}
+
+function ratingCard(r) {
+  return h('section.card.rating', { dataset: { kindKey: r.kind_key } },
+    h('div.row-head',
+      h('h3', link(`/leaderboards/${encodeURIComponent(r.kind_key)}`, kindKeyTitle(r.kind_key))),
+      h('span.rating-value', ratingText(r)),
+      h('span.muted.small', `± ${Math.round(r.deviation)}`),
+      r.provisional ? h('span.tag.provisional', { title: 'Too few games for a settled rating' }, 'provisional') : null,
+      h('span.muted.small.games', `${r.games} game${r.games === 1 ? '' : 's'}`),
+    ),
+    ratingGraph(r.history || [], kindKeyTitle(r.kind_key)));
+}
+
+function recordTable(record) {
+  const kinds = Object.keys(record);
+  if (!kinds.length) return h('p.muted', 'No finished games yet.');
+  return h('div.table-scroll', h('table.scores.record',
+    h('thead', h('tr', h('th', 'Game'), h('th', 'Wins'), h('th', 'Losses'), h('th', 'Draws'))),
+    h('tbody', kinds.map((kind) => h('tr', { dataset: { kind } }, h('th', kindTitle(kind)),
+      h('td', String(record[kind].win)), h('td', String(record[kind].loss)), h('td', String(record[kind].draw)))))));
+}
+
+/** The challenge link: the create form prefilled (pages/create.js reads these query parameters). */
+export function challengeUrl(opponent, advice, me) {
+  const q = new URLSearchParams({ challenge: opponent, size: String(advice.size), rated: 'true' });
+  if (advice.komi !== null) { // null: an even game, the preset's komi and colours at random
+    q.set('handicap', String(advice.handicap));
+    q.set('komi', String(advice.komi));
+    q.set('team', advice.black === me ? '1' : '2');
+  }
+  return `/new?${q}`;
+}
+
+function adviceText(advice) {
+  if (advice.komi === null) return 'An even game: colours at random, the rules’ komi.';
+  if (advice.handicap === 0) return `${advice.black} takes Black with no komi (0.5 to White).`;
+  return `${advice.black} takes Black with ${advice.handicap} handicap stones, komi 0.5.`;
+}
+
+/** For a member looking at another person: OGS's handicap for a chosen size, and a challenge with it. */
+function challengeBox(username) {
+  const me = session.user.username;
+  const sizeSel = h('select#handicap-size', { 'aria-label': 'Board size' },
+    [9, 13, 19].map((s) => h('option', { value: String(s) }, `${s}×${s}`)));
+  const text = h('p#handicap-advice', { 'aria-live': 'polite' });
+  const button = h('a.button.primary#challenge-button', { href: `/new?challenge=${encodeURIComponent(username)}`, 'data-link': true }, 'Challenge');
+  let asked = 0; // a slower answer for the size chosen before must not overwrite the newer one
+  async function load() {
+    const mine = ++asked;
+    try {
+      const q = new URLSearchParams({ opponent: me, size: sizeSel.value });
+      const advice = await get(`/users/${encodeURIComponent(username)}/handicap?${q}`);
+      if (mine !== asked) return;
+      text.textContent = adviceText(advice);
+      button.setAttribute('href', challengeUrl(username, advice, me));
+    } catch (err) {
+      if (mine === asked) text.textContent = err.message;
+    }
+  }
+  sizeSel.addEventListener('change', load);
+  load();
+  return h('section.card.challenge-box',
+    h('h2', `Play ${username}`),
+    h('div.row', h('label', { for: 'handicap-size' }, 'Board'), sizeSel, button),
+    text,
+    h('p.small.muted', 'Suggested from your two ratings as OGS would: one stone a rank on 19×19, three ranks on 13×13, six on 9×9.'));
+}
+
+export async function profilePage(main, { name }) {
+  const username = decoded(name);
+  let profile;
+  let ratings;
+  try {
+    const path = profileUrl(username);
+    [profile, ratings] = await Promise.all([get(path), get(`${path}/ratings`).catch(() => ({ ratings: [] }))]);
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 404 || err.status === 422)) { // 422: not a name at all
+      clear(main, h('div.card', h('h1', 'No such player'), h('p', `There is no player called “${username}”. `, link('/leaderboards', 'See the leaderboards'), '.')));
+      return;
+    }
+    throw err;
+  }
+  const who = profile.user.username;
+  document.title = `${who} · Miai`;
+  const viewer = session.user;
+  const other = viewer && !viewer.is_guest && viewer.username.toLowerCase() !== who.toLowerCase() && !profile.is_bot;
+  const badge = profile.computer ? h('span.tag.computer', 'computer')
+    : profile.is_bot ? h('span.tag.computer', { title: 'An account played by a program' }, 'bot') : null;
+  clear(main,
+    h('div.card.profile-head',
+      h('div.row-head', h('h1#profile-name', profile.name), badge),
+      h('p.muted', profile.member_since ? `Member since ${dateText(profile.member_since)}` : null),
+      h('p', link(playerArchiveUrl(who), `All finished games of ${who}`), ' · ', link('/leaderboards', 'Leaderboards')),
+    ),
+    other ? challengeBox(who) : null,
+    h('section#ratings',
+      h('h2', 'Ratings'),
+      ratings.ratings.length ? ratings.ratings.map(ratingCard) : h('p.muted.card', 'No rated games yet.')),
+    h('div.profile-lists',
+      h('section.card#record', h('h2', 'Record'), recordTable(profile.record)),
+      h('section.card#current-games', h('h2', 'Current games'), profile.current.length
+        ? h('ul.plain-list', profile.current.map((g) => gameItem(g, who, statusText(g.status))))
+        : h('p.muted', 'None right now.')),
+      h('section.card#recent-games', h('h2', 'Recent games'), profile.recent.length
+        ? h('ul.plain-list', profile.recent.map((g) => gameItem(g, who, recentTail(g))))
+        : h('p.muted', 'None yet.')),
+    ),
+  );
+}

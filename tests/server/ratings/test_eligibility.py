@@ -1,0 +1,118 @@
+"""Rating-farming guards (ratings/eligibility.py, docs/api.md "Ratings"): a game marked rated counts only
+when played out between different accounts of people, long enough, on a standard board with usual komi
+and handicap. Through the API on SQLite and PostgreSQL, and the rule itself for what the API cannot set up."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from miai.server.play.options import load_options
+from miai.server.ratings.eligibility import (
+    MIN_RATED_MOVES,
+    Seated,
+    moves_played,
+    setup_unrated_reason,
+    unrated_reason,
+)
+from miai.server.storage import repo
+from tests.server.conftest import register
+from tests.server.ratings.test_ratings_api import OPENING, game, ratings
+
+
+def test_a_resignation_before_the_sixth_move_moves_no_rating(client: TestClient) -> None:
+    alice, bob = register(client, "alice"), register(client, "bob")
+    for played in (0, 1, MIN_RATED_MOVES - 1):
+        gid = game(bob, alice)
+        for ply, move in enumerate(OPENING["go"][:played]):
+            (bob if ply % 2 == 0 else alice).ok(f"/api/v1/games/{gid}/moves", {"move": move})
+        resigner = bob if played % 2 == 0 else alice
+        resigner.ok(f"/api/v1/games/{gid}/resign", {})
+        assert bob.get(f"/api/v1/games/{gid}").json()["status"] == "finished"
+        assert ratings(alice) == {} and ratings(bob) == {}, played
+    gid = game(bob, alice)
+    for ply, move in enumerate(OPENING["go"]):
+        (bob if ply % 2 == 0 else alice).ok(f"/api/v1/games/{gid}/moves", {"move": move})
+    bob.ok(f"/api/v1/games/{gid}/resign", {})
+    assert ratings(alice)["go-9"]["games"] == 1 and ratings(bob)["go-9"]["games"] == 1
+
+
+@pytest.mark.parametrize(
+    ("options", "reason"),
+    [
+        ({"size": 7}, "9x9, 13x13 or 19x19"),
+        ({"size": 19, "komi": [50]}, "komi is 0..9"),
+        ({"size": 19, "komi": [-7.5]}, "komi is 0..9"),
+        ({"kind": "hex", "size": 5}, "size 11, 13, 19"),
+        ({"kind": "hex", "opening": "none"}, "swap or the centre-row ban"),
+    ],
+)
+def test_odd_boards_and_komi_cannot_be_rated(
+    client: TestClient, options: dict[str, Any], reason: str
+) -> None:
+    alice = register(client, "alice")
+    refused = alice.post("/api/v1/games", {"team": 1, "rated": True, **options})
+    assert refused.status_code == 422, refused.text
+    assert refused.json()["message"].startswith("rated: ") and reason in refused.json()["message"]
+    assert alice.post("/api/v1/games", {"team": 1, "rated": False, **options}).status_code == 201
+
+
+PERSON, OTHER = Seated(1, False, False), Seated(2, False, False)
+
+
+def go(**options: Any) -> Any:
+    return load_options("go", {"size": 19, "rated": True, **options})
+
+
+def test_the_rule_for_players_moves_and_setup() -> None:
+    enough = MIN_RATED_MOVES
+    assert unrated_reason("go", go(), [PERSON, OTHER], enough) is None
+    assert unrated_reason("go", go(rated=False), [PERSON, OTHER], enough) == "the game is not rated"
+    assert "different accounts" in (unrated_reason("go", go(), [PERSON, PERSON], enough) or "")
+    assert "different accounts" in (unrated_reason("go", go(), [PERSON], enough) or "")
+    guest = Seated(3, True, False)
+    assert "guests" in (unrated_reason("go", go(), [PERSON, guest], enough) or "")
+    computer = Seated(4, False, True)
+    assert "computer" in (unrated_reason("go", go(), [computer, PERSON], enough) or "")
+    assert "fewer than" in (unrated_reason("go", go(), [PERSON, OTHER], enough - 1) or "")
+    assert "practice" in (setup_unrated_reason("go", go(mode="local")) or "")
+    assert setup_unrated_reason("go", go(handicap=9, komi=[0.5])) is None
+    assert "handicap" in (setup_unrated_reason("go", go(handicap=12)) or "")
+    assert setup_unrated_reason("go", go(teams=3, komi=[0, 6.5, 6.5])) is None
+    assert "komi" in (setup_unrated_reason("go", go(teams=3, komi=[0, 6.5, 12])) or "")
+    assert setup_unrated_reason("hex", load_options("hex", {"size": 11, "rated": True})) is None
+    small_hex = load_options("hex", {"size": 5, "rated": True})
+    assert "size" in (setup_unrated_reason("hex", small_hex) or "")
+    for fair in ("swap", "centre_row_ban"):
+        assert setup_unrated_reason("hex", load_options("hex", {"opening": fair, "rated": True})) is None
+    unfair = load_options("hex", {"opening": "none", "rated": True})
+    assert "opening" in (setup_unrated_reason("hex", unfair) or "")
+
+
+def test_every_caller_of_lobby_create_is_refused_a_rated_game_that_cannot_count(client: TestClient) -> None:
+    """Not the HTTP route alone: the lobby itself refuses the setup, as it refuses a guest (same 422)."""
+    from miai.server.play.options import OptionsError
+
+    alice = register(client, "alice")
+    service = client.app.state.games  # type: ignore[attr-defined]
+
+    async def create(options: dict[str, Any], kind: str = "go") -> int:
+        async with service.stream.sessions() as db:
+            user = await repo.user_by_name(db, "alice")
+        game_id: int = await service.lobby.create(user, load_options(kind, options), team=1)
+        return game_id
+
+    for kind, options in (("go", {"size": 7}), ("hex", {"opening": "none"}), ("hex", {"size": 5})):
+        with pytest.raises(OptionsError, match=r"^rated: "):
+            client.portal.call(create, {**options, "rated": True}, kind)  # type: ignore[union-attr]
+    assert alice.get("/api/v1/games").json()["games"] == []  # nothing was created
+    game_id = client.portal.call(create, {"size": 19, "rated": True})  # type: ignore[union-attr]
+    assert alice.get(f"/api/v1/games/{game_id}").json()["options"]["rated"] is True
+
+
+def test_resignations_and_timeouts_are_not_moves() -> None:
+    left = [{"team": 1, "how": "resign"}, {"team": 3, "how": "timeout"}]
+    assert moves_played(9, {"left": left}) == 7
+    assert moves_played(9, {"left": []}) == moves_played(9, {}) == 9

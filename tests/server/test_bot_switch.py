@@ -1,0 +1,130 @@
+"""Bot accounts of members (issue #19): the irreversible switch, declining a challenge with a reason, and
+the operator's rule on rated games between bots and people (ratings/eligibility.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from miai.server.app import create_app
+from miai.server.errors import BadInput
+from miai.server.identity.bots import become_bot
+from miai.server.storage.models import User
+from tests.server.conftest import Player, make_settings, register
+
+SWITCH = {"confirm": "irreversible"}
+
+
+def make_bot(client: TestClient, name: str) -> Player:
+    bot = register(client, name)
+    assert bot.ok("/api/v1/me/bot", SWITCH)["user"]["is_bot"] is True
+    return bot
+
+
+def test_a_member_marks_their_account_as_a_bot_for_good(client: TestClient) -> None:
+    bot = register(client, "alphabot")
+    assert bot.get("/api/v1/me").json()["user"]["is_bot"] is False
+    answer = bot.ok("/api/v1/me/bot", SWITCH)
+    assert answer["changed"] is True and answer["user"]["is_bot"] is True
+    # Its API token still works afterwards (bots play through tokens), and the switch has no way back.
+    me = bot.get("/api/v1/me")
+    assert me.status_code == 200 and me.json()["user"]["is_bot"] is True
+    assert bot.ok("/api/v1/me/bot", SWITCH)["changed"] is False
+    assert bot.get("/api/v1/users/alphabot/ratings").json()["is_bot"] is True  # shown to everyone
+
+
+@pytest.mark.parametrize(
+    "body", [{}, {"confirm": "yes"}, {"confirm": True}, {"confirm": "irreversible\u0000"}, [], "x"]
+)
+def test_the_switch_must_be_confirmed_in_words(client: TestClient, body: object) -> None:
+    person = register(client, "careful")
+    answer = person.post("/api/v1/me/bot", body)
+    assert answer.status_code == 422, answer.text
+    assert person.get("/api/v1/me").json()["user"]["is_bot"] is False
+
+
+def test_the_switch_needs_a_login(client: TestClient) -> None:
+    assert client.post("/api/v1/me/bot", json=SWITCH).status_code in (401, 403)
+
+
+def test_guests_and_administrators_cannot_become_bots() -> None:
+    with pytest.raises(BadInput, match="guest"):
+        become_bot(User(username="g", password_hash="!", is_guest=True, is_admin=False, is_bot=False))
+    with pytest.raises(BadInput, match="administrator"):
+        become_bot(User(username="a", password_hash="!", is_guest=False, is_admin=True, is_bot=False))
+
+
+def _challenge(player: Player, name: str, **options: object) -> int:
+    answer = player.post("/api/v1/games", {"challenge": name, "size": 9, **options})
+    assert answer.status_code == 201, answer.text
+    return int(answer.json()["id"])
+
+
+def test_a_declined_challenge_shows_the_reason_to_the_challenger(client: TestClient) -> None:
+    human, bot = register(client, "challenger"), make_bot(client, "pickybot")
+    game_id = _challenge(human, "pickybot")
+    bot.ok(f"/api/v1/games/{game_id}/decline", {"reason": "this bot plays on 19x19 only"})
+    seen = human.get(f"/api/v1/games/{game_id}").json()
+    assert seen["status"] == "cancelled"
+    assert seen["cancelled"] == {"reason": "declined", "message": "this bot plays on 19x19 only"}
+    events = human.get(f"/api/v1/games/{game_id}/events").json()["events"]
+    assert events[-1]["t"] == "declined" and events[-1]["d"]["reason"] == "this bot plays on 19x19 only"
+
+
+def test_declining_without_a_reason_still_works(client: TestClient) -> None:
+    human, other = register(client, "asker"), register(client, "busy")
+    game_id = _challenge(human, "busy")
+    other.ok(f"/api/v1/games/{game_id}/decline")
+    cancelled = human.get(f"/api/v1/games/{game_id}").json()["cancelled"]
+    assert cancelled == {"reason": "declined", "message": None}
+
+
+@pytest.mark.parametrize(
+    "reason",
+    ['"nul\\u0000here"', '"two\\nlines"', '"\\ud800"', '"' + "x" * 201 + '"', "12", '["a"]', "1e999"],
+)
+def test_a_hostile_decline_reason_is_refused(client: TestClient, reason: str) -> None:
+    human, other = register(client, "asker2"), register(client, "decliner")
+    game_id = _challenge(human, "decliner")
+    body = '{"reason": ' + reason + "}"  # raw JSON: a lone surrogate cannot be encoded otherwise
+    answer = client.post(
+        f"/api/v1/games/{game_id}/decline",
+        content=body.encode(),
+        headers={**other.headers, "content-type": "application/json"},
+    )
+    assert answer.status_code == 422, answer.text
+    assert human.get(f"/api/v1/games/{game_id}").json()["status"] == "waiting"  # nothing was declined
+
+
+def test_a_bot_plays_rated_games_against_people_only_where_the_operator_allows_it(
+    client: TestClient,
+) -> None:
+    human, bot = register(client, "rateduser"), make_bot(client, "ratedbot")
+    refused = human.post("/api/v1/games", {"challenge": "ratedbot", "size": 9, "rated": True})
+    assert refused.status_code == 422 and "operator" in refused.json()["message"], refused.text
+    _challenge(human, "ratedbot")  # unrated: fine
+    # An open rated game: the bot cannot take the seat either (the same rule, at the seat).
+    open_game = human.ok("/api/v1/games", {"size": 9, "rated": True})["id"]
+    joined = bot.post(f"/api/v1/games/{open_game}/join", {})
+    assert joined.status_code == 403 and "operator" in joined.json()["message"], joined.text
+    # Bots among themselves may play rated.
+    other_bot = make_bot(client, "ratedbot2")
+    bots_game = _challenge(other_bot, "ratedbot", rated=True)
+    bot.ok(f"/api/v1/games/{bots_game}/join", {})
+
+
+@pytest.fixture
+def lenient_client(database_url: str, tmp_path: Path) -> Iterator[TestClient]:
+    settings = make_settings(database_url, tmp_path, bots_rated_vs_people=True)
+    with TestClient(create_app(settings, background=False)) as test_client:
+        yield test_client
+
+
+def test_the_operator_may_allow_rated_games_between_bots_and_people(lenient_client: TestClient) -> None:
+    human, bot = register(lenient_client, "rateduser"), make_bot(lenient_client, "ratedbot")
+    game_id = _challenge(human, "ratedbot", rated=True)
+    bot.ok(f"/api/v1/games/{game_id}/join", {})
+    assert human.get(f"/api/v1/games/{game_id}").json()["status"] == "confirming"

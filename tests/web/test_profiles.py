@@ -1,0 +1,190 @@
+"""Profiles and leaderboards, at 1280×800 and 390×844: two members play rated 9×9 games until their ratings
+settle; one more rated game to a result shows on both profiles (the new rating, one more point on the graph,
+the winner's rating up and the loser's down); the Go 9×9 leaderboard ranks them; a challenge from a profile
+opens the create form prefilled with the suggested handicap. And the badges, and pages for names that are not
+there."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, ViewportSize, expect
+
+from tests.web.ui import DESKTOP, VIEWPORTS, User, api, nav, open_browser, register_by_api
+
+# Glicko-2 from 1500 ± 350: after 19 games between the two (alice winning three of four) both deviations are
+# under 110, so both ratings are settled and on the leaderboard (docs/api.md, Ratings), and they are about
+# four ranks apart: on 9×9 (six ranks a stone) OGS would have bob take Black without komi.
+SETTLING_GAMES = 18
+
+
+OPENING = ("C3", "G7", "C7", "G3", "E5", "E3")  # six moves: a game resigned sooner is not rated (docs/api.md)
+
+
+def rated_game(loser: User, loser_csrf: str, winner: User, winner_csrf: str) -> int:
+    """A rated 9×9 game: `loser` creates it as Black, `winner` joins, both confirm, six moves are played and
+    Black resigns on its turn. Its id."""
+    gid = int(api(loser, loser_csrf, "POST", "/games", {"size": 9, "team": 1, "rated": True})["id"])
+    api(winner, winner_csrf, "POST", f"/games/{gid}/join", {"team": 2})
+    api(loser, loser_csrf, "POST", f"/games/{gid}/confirm")
+    api(winner, winner_csrf, "POST", f"/games/{gid}/confirm")
+    for n, point in enumerate(OPENING):
+        mover, csrf = (loser, loser_csrf) if n % 2 == 0 else (winner, winner_csrf)
+        api(mover, csrf, "POST", f"/games/{gid}/moves", {"move": point})
+    api(loser, loser_csrf, "POST", f"/games/{gid}/resign", {})
+    return gid
+
+
+def go9(page: Page) -> tuple[int, int]:
+    """The Go 9×9 rating shown on the open profile, and the points of its graph."""
+    card = page.locator('.rating[data-kind-key="go-9"]')
+    expect(card).to_be_visible()
+    value = int(card.locator(".rating-value").inner_text().split()[0])
+    points = int(card.locator(".rating-graph").get_attribute("data-points") or "0")
+    assert card.locator(".rating-graph .point").count() == points
+    return value, points
+
+
+def assert_fits_width(page: Page) -> None:
+    width = page.evaluate("document.documentElement.scrollWidth")
+    size = page.viewport_size
+    assert size is not None
+    assert width <= size["width"], f"the page is {width}px wide in a {size['width']}px window"
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_rated_game_moves_both_profiles_and_the_leaderboard_ranks_them(
+    browser: Browser, server: str, viewport: ViewportSize
+) -> None:
+    t = "d" if viewport is DESKTOP else "p"
+    alice, bob = (open_browser(browser, server, f"{name}rank{t}", viewport) for name in ("alice", "bob"))
+    csrf = {alice.name: register_by_api(alice), bob.name: register_by_api(bob)}
+    for n in range(1, SETTLING_GAMES + 1):
+        loser, winner = (alice, bob) if n % 4 == 0 else (bob, alice)
+        rated_game(loser, csrf[loser.name], winner, csrf[winner.name])
+
+    # alice opens her page from the nav bar, bob his by its address.
+    page = alice.page
+    page.goto("/")
+    nav(page, "#nav-user")
+    expect(page).to_have_url(re.compile(rf"/users/{alice.name}$"))
+    expect(page.locator("#profile-name")).to_have_text(alice.name)
+    alice_before, points_before = go9(page)
+    provisional = page.locator('.rating[data-kind-key="go-9"] .tag.provisional')
+    expect(provisional).to_have_count(1)  # 18 games: the deviation is still 110 or more
+    assert points_before == SETTLING_GAMES
+    expect(page.locator("#record")).to_contain_text("Go")
+    archive = page.get_by_role("link", name=f"All finished games of {alice.name}")
+    expect(archive).to_have_attribute("href", f"/archive?player={alice.name}")
+    bob.page.goto(f"/users/{bob.name}")
+    bob_before, _ = go9(bob.page)
+
+    # The last game: bob plays Black and resigns.
+    last = rated_game(bob, csrf[bob.name], alice, csrf[alice.name])
+    page.reload()
+    alice_after, points_after = go9(page)
+    expect(provisional).to_have_count(0)  # the 19th game settles it
+    assert points_after == points_before + 1
+    assert alice_after > alice_before
+    readout = page.locator('.rating[data-kind-key="go-9"] .graph-readout')
+    expect(readout).to_contain_text(f"{alice_after} ±")
+    expect(readout.get_by_role("link", name=f"game {last}")).to_have_attribute("href", f"/games/{last}")
+    recent = page.locator(f'#recent-games li[data-game="{last}"]')
+    expect(recent.locator(".tag.outcome")).to_have_text("won")
+    expect(recent.locator(".result-line")).to_have_text("White wins by resignation")  # as the archive says it
+    bob.page.reload()
+    bob_after, bob_points = go9(bob.page)
+    assert bob_after < bob_before and bob_points == SETTLING_GAMES + 1
+    bob_recent = bob.page.locator(f'#recent-games li[data-game="{last}"]')
+    expect(bob_recent.locator(".tag.outcome")).to_have_text("lost")
+    expect(bob_recent.locator(".result-line")).to_have_text("White wins by resignation")
+    expect(bob_recent).to_contain_text("Go · 9×9 · rated · 7 moves")
+
+    # Hovering (or focusing) another point shows that game's value; the point links to the game.
+    first_point = page.locator('.rating[data-kind-key="go-9"] .rating-graph .point').first
+    first_game = first_point.get_attribute("data-game")
+    first_point.focus()
+    expect(readout).to_contain_text(f"after game {first_game},")
+    second_point = page.locator('.rating[data-kind-key="go-9"] .rating-graph .point').nth(1)
+    second_point.hover()
+    expect(readout).to_contain_text(f"after game {second_point.get_attribute('data-game')},")
+    first_point.click()
+    expect(page).to_have_url(re.compile(rf"/games/{first_game}$"))
+    expect(page.locator(".board")).to_be_visible()
+    # ... and the game page's player names lead back to the profiles.
+    page.locator(".members a", has_text=bob.name).click()
+    expect(page).to_have_url(re.compile(rf"/users/{bob.name}$"))
+    expect(page.locator("#profile-name")).to_have_text(bob.name)
+
+    # The leaderboard of Go 9×9: alice above bob, both settled.
+    nav(page, "#nav-leaderboards")
+    page.locator(".kind-chooser").get_by_role("link", name="Go 9×9").click()
+    expect(page).to_have_url(re.compile(r"/leaderboards/go-9$"))
+    rows = page.locator("#leaderboard tbody tr")
+    expect(rows.filter(has_text=bob.name)).to_have_count(1)
+    names = rows.locator("th").all_inner_texts()
+    assert names.index(alice.name) < names.index(bob.name), names
+    alice_row = rows.filter(has_text=alice.name)
+    expect(alice_row.locator("td").nth(1)).to_have_text(re.compile(rf"^{alice_after}\b"))
+    expect(alice_row.locator(".provisional")).to_have_count(0)
+    assert_fits_width(page)
+
+    # From bob's profile alice challenges him: the form is prefilled with the suggestion, the game is rated.
+    expect(alice_row.get_by_role("link", name=alice.name)).to_have_attribute("href", f"/users/{alice.name}")
+    rows.filter(has_text=bob.name).get_by_role("link", name=bob.name).click()
+    advice = page.locator("#handicap-advice")
+    page.select_option("#handicap-size", "19")  # no 19×19 ratings yet: even
+    expect(advice).to_have_text("An even game: colours at random, the rules’ komi.")
+    expect(page.locator("#challenge-button")).to_have_attribute("href", re.compile(r"size=19"))
+    page.select_option("#handicap-size", "9")
+    expect(advice).to_have_text(f"{bob.name} takes Black with no komi (0.5 to White).")
+    assert_fits_width(page)
+    page.click("#challenge-button")
+    expect(page.locator("#challenge")).to_have_value(bob.name)
+    expect(page.locator("#size")).to_have_value("9")
+    expect(page.locator("#rated")).to_be_checked()
+    expect(page.locator("#handicap")).to_have_value("0")
+    expect(page.locator("#komi")).to_have_value("0.5")
+    expect(page.locator("#team")).to_have_value("2")  # alice White
+    page.click("#create-submit")
+    expect(page.locator(".board")).to_be_visible()
+    gid = int(re.findall(r"/games/(\d+)", page.url)[0])
+    created = api(alice, csrf[alice.name], "GET", f"/games/{gid}")
+    assert created["options"]["rated"] is True and created["challenge_to_name"] == bob.name
+    assert created["rules"]["komi"] == [0, 0.5] and created["players"][0]["team"] == 2, created["rules"]
+    for user in (alice, bob):
+        user.check_no_errors()
+        user.context.close()
+
+
+def test_badges_and_pages_that_are_not_there(browser: Browser, server: str) -> None:
+    """The computer's page has its badge and no challenge; a member's own page has no challenge either;
+    unknown, malformed or hostile names answer a page that says so."""
+    member = open_browser(browser, server, "badgewatcher")
+    csrf = register_by_api(member)
+    page = member.page
+    gid = api(member, csrf, "POST", "/practice", {"size": 9, "colour": "black", "level": 1})["id"]
+    computer = next(
+        p for p in api(member, csrf, "GET", f"/games/{gid}")["players"] if p["computer"] is not None
+    )
+    page.goto(f"/users/{computer['username']}")
+    expect(page.locator(".profile-head .tag.computer")).to_have_text("computer")
+    expect(page.locator(f'#current-games li[data-game="{gid}"]')).to_contain_text(member.name)
+    expect(page.locator("#challenge-button")).to_have_count(0)
+    page.goto(f"/users/{member.name}")
+    expect(page.locator("#profile-name")).to_have_text(member.name)
+    expect(page.locator(".profile-head .tag")).to_have_count(0)
+    expect(page.locator("#challenge-button")).to_have_count(0)
+    expect(page.locator("#ratings")).to_contain_text("No rated games yet.")
+
+    for path in ("/users/nobodyatall", "/users/%00", "/users/%E0%A4", "/users/" + "x" * 300):
+        page.goto(path)
+        expect(page.locator("h1")).to_have_text("No such player")
+    for key in ("chess", "%00", "go-9" * 50):
+        page.goto(f"/leaderboards/{key}")
+        expect(page.locator("#leaderboard-body")).to_contain_text("There is no leaderboard")
+    page.goto("/leaderboards")
+    expect(page.locator("h1")).to_have_text("Leaderboard: Go 19×19")
+    member.check_no_errors()
+    member.context.close()
