@@ -54,7 +54,7 @@ def test_a_member_finds_a_live_game_on_the_home_page_and_watches_a_move_arrive(
     # (After the pings of the seats taken have been answered: only the start's own ping can show it.)
     _, _, started = live_game(server, f"{t}2", lambda: page.wait_for_timeout(1_000))
     new_card = page.locator(f'#home-live .live-row[data-game="{started}"]')
-    expect(new_card).to_contain_text("0 moves", timeout=5_000)  # members' page polls every 30 s only
+    expect(new_card).to_contain_text("0 moves", timeout=15_000)  # lobby ping + 1 s debounce; polls are 30 s
 
     watch = card.get_by_role("link", name=f"Watch game {gid}")
     watch.scroll_into_view_if_needed()
