@@ -25,10 +25,11 @@ from miai.core.tanbo import CAP, LAYOUT_SIZES, TanboState, new_game
 from miai.core.twoplayer import Place, Resign, Timeout
 from miai.engines.kernel.playout import new_rng
 from miai.engines.players import AnyGameSeat
+from miai.engines.pool import portable
 from miai.engines.tanbo.board import legal_at, legal_count, unpadded
 from miai.engines.tanbo.search import to_board
 from miai.engines.tanbo.tree import flat_search
-from strength import wilson
+from strength import mean, wilson
 
 
 class FlatMonteCarlo:
@@ -65,10 +66,6 @@ class Tally:
     flat_seconds: list[float] = field(default_factory=list)
     plies: list[int] = field(default_factory=list)
 
-    @staticmethod
-    def mean(values: list[float] | list[int]) -> float:
-        return sum(values) / len(values) if values else 0.0
-
 
 def play_game(
     size: int, level: int, seconds: float, factor: float, miai_player: int, seed: int, tally: Tally,
@@ -81,7 +78,7 @@ def play_game(
         while not state.is_over:
             start = time.monotonic()
             if state.to_move == miai_player:
-                move = seat.move(state, seconds, seed + state.plies)
+                move = seat.move(portable(state), seconds, seed + state.plies)  # as the server sends it
                 tally.miai_seconds.append(time.monotonic() - start)
                 if isinstance(move, Resign | Timeout):
                     return 0.0
@@ -122,8 +119,8 @@ def tanbo_main(args: argparse.Namespace) -> int:
         print(
             f"game {number + 1}: Miai {'first' if miai_player == 0 else 'second'}, {result} in "
             f"{tally.plies[-1] if tally.plies else '?'} plies; {tally.wins:g}/{tally.games} "
-            f"[{low:.2f}, {high:.2f}]; s/move Miai {Tally.mean(tally.miai_seconds):.2f} "
-            f"flat MC {Tally.mean(tally.flat_seconds):.2f}",
+            f"[{low:.2f}, {high:.2f}]; s/move Miai {mean(tally.miai_seconds):.2f} "
+            f"flat MC {mean(tally.flat_seconds):.2f}",
             file=sys.stderr,
             flush=True,
         )
@@ -131,8 +128,8 @@ def tanbo_main(args: argparse.Namespace) -> int:
     print(
         f"tanbo {size} Miai level {args.level} at {args.seconds:g} s a move vs flat Monte Carlo at "
         f"{factor * args.seconds:g} s: {tally.wins:g}/{tally.games} = {tally.wins / tally.games:.0%}, "
-        f"95% [{low:.2f}, {high:.2f}]; s/move Miai {Tally.mean(tally.miai_seconds):.2f}, "
-        f"flat MC {Tally.mean(tally.flat_seconds):.2f} ({Tally.mean(flat.playouts):.0f} playouts a move); "
-        f"plies per game {Tally.mean(tally.plies):.0f}"
+        f"95% [{low:.2f}, {high:.2f}]; s/move Miai {mean(tally.miai_seconds):.2f}, "
+        f"flat MC {mean(tally.flat_seconds):.2f} ({mean(flat.playouts):.0f} playouts a move); "
+        f"plies per game {mean(tally.plies):.0f}"
     )
     return 0

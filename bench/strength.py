@@ -44,6 +44,11 @@ def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def mean(values: list[float] | list[int]) -> float:
+    """The average, 0 for no values (a benchmark's seconds or playouts a move)."""
+    return sum(values) / len(values) if values else 0.0
+
+
 @dataclass
 class LevelResult:
     level: str

@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from miai.core.go import GoState, new_game, preset
 from miai.engines.estimator import score_with_estimate
 from miai.engines.levels import make_move_generator
-from strength import wilson
+from strength import mean, wilson
 
 
 def share(winners: tuple[int, ...] | list[int], colour: int) -> float:
@@ -40,10 +40,6 @@ class Tally:
     strong_seconds: list[float] = field(default_factory=list)
     other_seconds: list[float] = field(default_factory=list)
     plies: list[int] = field(default_factory=list)
-
-    @staticmethod
-    def mean(values: list[float] | list[int]) -> float:
-        return sum(values) / len(values) if values else 0.0
 
 
 def play_game(args: argparse.Namespace, strong: int, seed: int, tally: Tally) -> tuple[float, list[int]]:
@@ -114,8 +110,8 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.others} at {args.seconds:g} s a move: {tally.wins:g}/{tally.games} = "
         f"{tally.wins / tally.games:.0%}, 95% [{low:.2f}, {high:.2f}], {verdict} the {baseline:.2f} "
         f"baseline; "
-        f"s/move level {args.level} {Tally.mean(tally.strong_seconds):.2f}, level {args.others} "
-        f"{Tally.mean(tally.other_seconds):.2f}; moves per game {Tally.mean(tally.plies):.0f}"
+        f"s/move level {args.level} {mean(tally.strong_seconds):.2f}, level {args.others} "
+        f"{mean(tally.other_seconds):.2f}; moves per game {mean(tally.plies):.0f}"
     )
     return 0
 

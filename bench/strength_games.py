@@ -23,7 +23,6 @@ OpenSpiel is a development dependency of this benchmark only: `pip install open-
 from __future__ import annotations
 
 import argparse
-import math
 import random
 import sys
 import time
@@ -35,18 +34,12 @@ from miai.core import amazons
 from miai.core.hex import FIRST, MAX_SIZE, MIN_SIZE, HexState, new_game
 from miai.core.twoplayer import Place, Resign, Timeout
 from miai.engines.players import AnyGameSeat
+from miai.engines.pool import portable
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from strength import mean, wilson
 
 INSTALL_HINT = "OpenSpiel is missing: pip install open-spiel (or pip install -e '.[bench]')"
-
-
-def wilson(wins: float, games: int, z: float = 1.96) -> tuple[float, float]:
-    """95% Wilson score interval of a win rate."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 class Adapter(Protocol):
@@ -154,10 +147,6 @@ class Tally:
     simulations: list[int] = field(default_factory=list)
     miai_playouts: list[int] = field(default_factory=list)
 
-    @staticmethod
-    def mean(values: list[float]) -> float:
-        return sum(values) / len(values) if values else 0.0
-
 
 def agree_at_end(adapter: Adapter, state: Any, spiel_state: Any) -> int:
     """The winner both engines report for a finished game; MismatchError when they differ."""
@@ -246,7 +235,7 @@ def play_game(
         while not state.is_over:
             if state.to_move == miai_player:
                 start = time.monotonic()
-                move = seat.move(state, seconds, seed + state.plies)
+                move = seat.move(portable(state), seconds, seed + state.plies)  # as the server sends it
                 tally.miai_seconds.append(time.monotonic() - start)
                 tally.miai_playouts.append(getattr(seat.searcher, "last_playouts", 0))  # 0: not reported
                 if isinstance(move, Resign | Timeout):
@@ -294,7 +283,7 @@ def run(args: argparse.Namespace, pyspiel: Any) -> Tally:
         tally.wins += winner == miai_player
         low, high = wilson(tally.wins, tally.games)
         result = "won" if winner == miai_player else "lost"
-        miai_spm, spiel_spm = Tally.mean(tally.miai_seconds), Tally.mean(tally.spiel_seconds)
+        miai_spm, spiel_spm = mean(tally.miai_seconds), mean(tally.spiel_seconds)
         print(
             f"game {number + 1}: Miai {'first' if miai_player == FIRST else 'second'}, "
             f"{result}; {tally.wins:g}/{tally.games} [{low:.2f}, {high:.2f}]; "
@@ -305,7 +294,7 @@ def run(args: argparse.Namespace, pyspiel: Any) -> Tally:
         )
         spiel_game = tally.spiel_seconds[spiel_before:]
         if not args.simulations and spiel_game:  # keep OpenSpiel's think time level with Miai's (this game)
-            ratio = Tally.mean(tally.miai_seconds[miai_before:]) / max(Tally.mean(spiel_game), 1e-6)
+            ratio = mean(tally.miai_seconds[miai_before:]) / max(mean(spiel_game), 1e-6)
             simulations = max(10, int(simulations * min(2.0, max(0.5, ratio))))
     return tally
 
@@ -329,7 +318,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.check < 0 or args.simulations < 0:
         parser.error("--check and --simulations cannot be negative")
     if args.game == "tanbo":  # not in OpenSpiel: a flat Monte Carlo player given --factor times the time
-        sys.path.insert(0, str(Path(__file__).resolve().parent))
         from flat_mc import tanbo_main
 
         return tanbo_main(args)
@@ -349,9 +337,9 @@ def main(argv: list[str] | None = None) -> int:
         f"{args.game} {args.size or 'default'} Miai level {args.level} vs OpenSpiel MCTS "
         f"at {args.seconds:g} s a move: "
         f"{tally.wins:g}/{tally.games} = {tally.wins / tally.games:.0%}, 95% [{low:.2f}, {high:.2f}]; "
-        f"s/move Miai {Tally.mean(tally.miai_seconds):.2f}, OpenSpiel {Tally.mean(tally.spiel_seconds):.2f}; "
+        f"s/move Miai {mean(tally.miai_seconds):.2f}, OpenSpiel {mean(tally.spiel_seconds):.2f}; "
         f"OpenSpiel simulations {sims[0]}..{sims[-1]} (median {sims[len(sims) // 2]}); "
-        f"Miai playouts a move {Tally.mean([float(n) for n in tally.miai_playouts]):.0f}"
+        f"Miai playouts a move {mean([float(n) for n in tally.miai_playouts]):.0f}"
     )
     return 0
 

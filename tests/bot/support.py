@@ -131,7 +131,7 @@ def challenge(player: Account, bot: Account, **options: Any) -> int:
 OPENING = ("C3", "G7", "C7", "G3", "E5")
 
 
-def play_simply(player: Account, game_id: int, timeout: float = 50.0) -> dict[str, Any]:
+def play_simply(player: Account, game_id: int, timeout: float = 150.0) -> dict[str, Any]:
     """Confirm, play the `OPENING` stones that are still free, then pass at every turn until the game
     ends; the finished game."""
     stones = list(OPENING)

@@ -8,6 +8,7 @@ from miai.core.amazons import WHITE, AmazonsState, QueenMove, new_game
 from miai.engines.amazons.searcher import AmazonsSearcher
 from miai.engines.levels import choose_move_any_game
 from miai.engines.players import AnyGameSeat
+from miai.engines.pool import portable
 
 
 def shut_in_position() -> AmazonsState:
@@ -53,6 +54,18 @@ def test_the_tree_is_kept_when_the_game_goes_on_and_dropped_otherwise() -> None:
         assert searcher.carried_visits > 0  # the reply's subtree was searched while thinking of `after`
         searcher.move(shut_in_position(), 10, 0.1, seed=4)  # another game: a new tree
         assert searcher.carried_visits == 0
+    finally:
+        searcher.close()
+
+
+def test_the_tree_is_kept_when_states_travel_without_their_record() -> None:
+    """An engine process gets each state with one step back (`pool.portable`): the tree follows anyway."""
+    searcher = AmazonsSearcher()
+    try:
+        after = new_game().play(searcher.move(portable(new_game()), 10, 0.5, seed=1))
+        reply = searcher.move(portable(after), 10, 0.3, seed=2)
+        searcher.move(portable(after.play(reply)), 10, 0.2, seed=3)
+        assert searcher.carried_visits > 0
     finally:
         searcher.close()
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
 
 from miai.core import hex
 from miai.engines import game_search, players
+from miai.engines.kernel import jit
 from miai.engines.levels import DEFAULT_SECONDS, GameBudget, choose_move_any_game, game_budget
 from miai.engines.players import MoveRequest
 
@@ -98,3 +100,22 @@ def test_seats_asking_while_the_engines_load_all_get_the_compiled_searcher(
     with ThreadPoolExecutor(4) as threads:
         found = list(threads.map(lambda _: game_search.searcher_for(board), range(4)))
     assert all(isinstance(s, Recording) for s in found)
+
+
+def test_a_kernel_edit_drops_the_compiled_cache_of_every_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The games' compiled code calls into the kernel; numba checks only a function's own file."""
+    kernel, game = tmp_path / "kernel", tmp_path / "game"
+    for folder in (kernel, game):
+        (folder / "__pycache__").mkdir(parents=True)
+        (folder / "code.py").write_text("x = 1\n")
+    monkeypatch.setattr(jit, "_HERE", kernel)
+    jit.drop_stale_cache(game)
+    cached = game / "__pycache__" / "search.nbc"
+    cached.write_bytes(b"machine code")
+    jit.drop_stale_cache(game)
+    assert cached.exists()  # nothing changed
+    (kernel / "code.py").write_text("x = 2\n")
+    jit.drop_stale_cache(game)
+    assert not cached.exists()

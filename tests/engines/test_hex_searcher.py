@@ -14,6 +14,7 @@ from miai.engines.hex.tree import FIRST as FIRST_CHILD
 from miai.engines.hex.tree import MOVE, VISITS, WINS
 from miai.engines.levels import choose_move_any_game
 from miai.engines.players import AnyGameSeat
+from miai.engines.pool import portable
 
 
 def board(size: int, black: str, white: str, to_move: int) -> HexState:
@@ -56,6 +57,16 @@ def test_the_tree_is_kept_when_the_game_goes_on_and_rebuilt_otherwise(searcher: 
     other = board(7, "a1", "", SECOND)  # a position that does not follow: a fresh tree
     searcher.follow(other)
     assert searcher.root == 0 and searcher.pool is not None and searcher.pool[1][0, VISITS] == 0
+
+
+def test_the_tree_is_kept_when_states_travel_without_their_record(searcher: HexSearcher) -> None:
+    """An engine process gets each state with one step back (`pool.portable`): the tree follows anyway."""
+    state = new_game(7, "none")
+    for seed in (1, 2):
+        state = state.play(searcher.move(portable(state), 9, 0.3, seed))
+        state = state.play(next(m for m in state.legal_moves() if isinstance(m, Place)))
+        _, nf, _ = searcher.follow(portable(state))
+        assert searcher.root != 0 and nf[searcher.root, VISITS] > 0
 
 
 def test_the_tree_survives_being_compacted(searcher: HexSearcher) -> None:

@@ -11,7 +11,7 @@ from miai.core import hex
 from miai.core.tanbo import TanboState, new_game
 from miai.core.twoplayer import RESIGN, Place
 from miai.engines.game_search import searcher_for
-from miai.engines.levels import _GENERIC_PLAYOUTS, choose_move_any_game
+from miai.engines.levels import choose_move_any_game, game_budget
 from miai.engines.players import AnyGameSeat
 from miai.engines.tanbo.search import TanboSearch, TanboSearcher, useful_points
 from tests.engines.test_mcts import FakeClock
@@ -75,7 +75,7 @@ def test_levels_below_ten_search_their_playout_budget() -> None:
     for level in (6, 8):  # no deliberate errors at these levels
         move = searcher.move(state, level, None, seed=1)
         assert move in state.legal_moves()
-        assert searcher.last is not None and searcher.last.playouts == _GENERIC_PLAYOUTS[level]
+        assert searcher.last is not None and searcher.last.playouts == game_budget(level, None).playouts
     searcher.close()
 
 

@@ -14,6 +14,8 @@ from miai.server.errors import BadInput
 from miai.server.identity.bots import become_bot
 from miai.server.storage.models import User
 from tests.server.conftest import Player, make_settings, register
+from tests.server.ratings.test_ratings_api import game, play_opening, ratings
+from tests.server.test_guests import Visitor
 
 SWITCH = {"confirm": "irreversible"}
 
@@ -47,7 +49,15 @@ def test_the_switch_must_be_confirmed_in_words(client: TestClient, body: object)
 
 
 def test_the_switch_needs_a_login(client: TestClient) -> None:
-    assert client.post("/api/v1/me/bot", json=SWITCH).status_code in (401, 403)
+    assert client.post("/api/v1/me/bot", json=SWITCH).status_code == 401
+
+
+def test_a_guest_is_refused_the_switch_as_a_guest(client: TestClient) -> None:
+    visitor = Visitor(client)
+    visitor.practice(mode="local")  # a guest account, and its CSRF token
+    answer = visitor.post("/api/v1/me/bot", SWITCH)
+    assert answer.status_code == 403 and answer.json()["error"] == "guest", answer.text
+    assert visitor.get("/api/v1/me").json()["user"]["is_bot"] is False
 
 
 def test_guests_and_administrators_cannot_become_bots() -> None:
@@ -72,6 +82,14 @@ def test_a_declined_challenge_shows_the_reason_to_the_challenger(client: TestCli
     assert seen["cancelled"] == {"reason": "declined", "message": "this bot plays on 19x19 only"}
     events = human.get(f"/api/v1/games/{game_id}/events").json()["events"]
     assert events[-1]["t"] == "declined" and events[-1]["d"]["reason"] == "this bot plays on 19x19 only"
+
+
+def test_a_bot_account_gets_no_notifications(client: TestClient) -> None:
+    """A bot plays through `miai bot`, not a page: the challenge reaches it, the bell does not."""
+    human, bot = register(client, "caller"), make_bot(client, "quietbot")
+    _challenge(human, "quietbot")
+    listed = bot.get("/api/v1/me/notifications")
+    assert listed.status_code == 200 and listed.json()["notifications"] == [], listed.text
 
 
 def test_declining_without_a_reason_still_works(client: TestClient) -> None:
@@ -99,6 +117,14 @@ def test_a_hostile_decline_reason_is_refused(client: TestClient, reason: str) ->
     assert human.get(f"/api/v1/games/{game_id}").json()["status"] == "waiting"  # nothing was declined
 
 
+def test_a_decline_with_an_unknown_field_is_refused(client: TestClient) -> None:
+    human, other = register(client, "asker3"), register(client, "typist")
+    game_id = _challenge(human, "typist")
+    answer = other.post(f"/api/v1/games/{game_id}/decline", {"reason": "x", "junk": 1})
+    assert answer.status_code == 422, answer.text
+    assert human.get(f"/api/v1/games/{game_id}").json()["status"] == "waiting"
+
+
 def test_a_bot_plays_rated_games_against_people_only_where_the_operator_allows_it(
     client: TestClient,
 ) -> None:
@@ -116,6 +142,22 @@ def test_a_bot_plays_rated_games_against_people_only_where_the_operator_allows_i
     bot.ok(f"/api/v1/games/{bots_game}/join", {})
 
 
+def _switch_mid_game_then_resign(human: Player, switcher: Player) -> int:
+    """A rated game between two people, one of whom turns into a bot before it ends: Black resigns."""
+    gid = game(human, switcher)
+    play_opening([human, switcher], gid)
+    switcher.ok("/api/v1/me/bot", SWITCH)
+    human.ok(f"/api/v1/games/{gid}/resign", {})
+    assert human.get(f"/api/v1/games/{gid}").json()["status"] == "finished"
+    return gid
+
+
+def test_a_player_who_becomes_a_bot_mid_game_leaves_the_result_unrated(client: TestClient) -> None:
+    human, switcher = register(client, "steadfast"), register(client, "turncoat")
+    _switch_mid_game_then_resign(human, switcher)
+    assert ratings(human) == {} and ratings(switcher) == {}
+
+
 @pytest.fixture
 def lenient_client(database_url: str, tmp_path: Path) -> Iterator[TestClient]:
     settings = make_settings(database_url, tmp_path, bots_rated_vs_people=True)
@@ -128,3 +170,9 @@ def test_the_operator_may_allow_rated_games_between_bots_and_people(lenient_clie
     game_id = _challenge(human, "ratedbot", rated=True)
     bot.ok(f"/api/v1/games/{game_id}/join", {})
     assert human.get(f"/api/v1/games/{game_id}").json()["status"] == "confirming"
+
+
+def test_where_the_operator_allows_it_a_mid_game_switch_still_rates(lenient_client: TestClient) -> None:
+    human, switcher = register(lenient_client, "steadfast"), register(lenient_client, "turncoat")
+    _switch_mid_game_then_resign(human, switcher)
+    assert ratings(human)["go-9"]["games"] == 1 and ratings(switcher)["go-9"]["games"] == 1

@@ -165,7 +165,7 @@ def read_racing(client: TestClient, gid: int, command: Callable[[Any], Awaitable
 
     async def race() -> tuple[int, int]:
         async with games.stream.sessions() as db:
-            row = await repo.game_for_update(db, gid)
+            row = await repo.game_row(db, gid)
             async with games.stream.sessions() as other:
                 user = await repo.user_by_name(other, "alice")
             await command(user)

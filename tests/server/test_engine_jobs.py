@@ -160,7 +160,7 @@ async def _state_of(client: TestClient, gid: int) -> Any:
 
     app: Any = client.app
     async with app.state.sessions() as db:
-        game = await repo.game_for_update(db, gid)
+        game = await repo.game_row(db, gid)
         return await app.state.games.stream.current_state(db, game)
 
 

@@ -118,11 +118,14 @@ def test_computers_and_practice_games_tell_nobody_and_guests_have_no_bell(client
 
 
 def store(client: TestClient, user_id: int, count: int) -> None:
+    """`count` notifications stored as the bell stores them (notify/bell.tell), one at a time."""
+
     async def add() -> None:
         async with client.app.state.sessions() as db:  # type: ignore[attr-defined]
             for _ in range(count):
                 now = datetime(2026, 1, 1, tzinfo=UTC)
-                await notifications.add(db, user_id, "finished", None, {}, now)
+                row = notifications.new_row(user_id, "finished", None, {}, now)
+                await notifications.store(await db.connection(), [row])
             await db.commit()
 
     client.portal.call(add)  # type: ignore[union-attr]
@@ -139,6 +142,8 @@ def test_pages_read_marks_and_the_cap(client: TestClient) -> None:
     first = listing(alice, "?limit=30")
     second = listing(alice, f"?limit=30&before={first['next_before']}")
     assert [n["id"] for n in first["notifications"] + second["notifications"]] == ids[:60]
+    last = listing(alice, f"?limit=40&before={second['next_before']}")  # exactly the 40 left
+    assert [n["id"] for n in last["notifications"]] == ids[60:] and last["next_before"] is None
     assert listing(alice, "?limit=0") == {"notifications": [], "unread": 100, "next_before": None}
     assert alice.ok(READ, {"id": ids[0]}) == {"ok": True, "marked": 1, "unread": 99}
     assert alice.ok(READ, {"up_to": ids[10]}) == {"ok": True, "marked": 90, "unread": 9}
@@ -194,7 +199,7 @@ def test_hostile_queries_and_bodies_answer_422(client: TestClient) -> None:
         content=b'{"up_to": ' + b"1" * 2_000_000 + b"}",
         headers={**alice.headers, "Content-Type": "application/json"},
     )
-    assert 400 <= huge.status_code < 500, huge.text
+    assert huge.status_code == 413 and huge.json()["error"] == "too_large", huge.text
 
 
 @pytest.fixture

@@ -3,11 +3,17 @@ and the spectator count a game page shows, kept up to date over the game socket.
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import update
 
+from miai.server.play.stream import RecordMoved
+from miai.server.realtime.hub import Message
+from miai.server.realtime.watchers import Watchers
+from miai.server.storage.models import Game
 from tests.server.conftest import register
 from tests.server.test_finding import new_game
 from tests.server.test_websocket import receive_until
@@ -48,6 +54,68 @@ def test_previews_are_stored_with_each_move_and_read_without_replaying(
     monkeypatch.setattr(client.app.state.games.stream, "current", no_replay)  # type: ignore[attr-defined]
     cells = client.get("/api/v1/games/live").json()["games"][0]["preview"]["cells"]
     assert cells[4 * 9 + 4] == "1" and cells.count(".") == 80
+
+
+def _forget_preview(client: TestClient, gid: int) -> None:
+    """The game as stored before previews were (migration 0015 left them NULL), and not in this
+    process's memory: the list has its moves alone to go by."""
+
+    async def forget() -> None:
+        async with client.app.state.sessions() as db:  # type: ignore[attr-defined]
+            await db.execute(update(Game).where(Game.id == gid).values(preview=None))
+            await db.commit()
+
+    client.portal.call(forget)  # type: ignore[union-attr]
+    client.app.state.games.stream._cache.pop(gid, None)  # type: ignore[attr-defined]
+
+
+def test_a_game_without_a_stored_preview_is_previewed_from_its_moves(client: TestClient) -> None:
+    ann, bob = register(client, "ann"), register(client, "bob")
+    gid = new_game(ann, bob)
+    ann.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})
+    _forget_preview(client, gid)
+    cells = client.get("/api/v1/games/live").json()["games"][0]["preview"]["cells"]
+    assert cells[4 * 9 + 4] == "1" and cells.count(".") == 80
+
+
+def test_a_record_that_keeps_moving_costs_its_thumbnail_not_the_list(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, bob = register(client, "ann"), register(client, "bob")
+    gid = new_game(ann, bob)
+    ann.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})
+    _forget_preview(client, gid)
+
+    async def moving(*args: Any) -> Any:
+        raise RecordMoved("the record changed while read")
+
+    monkeypatch.setattr(client.app.state.games.stream, "current", moving)  # type: ignore[attr-defined]
+    answer = client.get("/api/v1/games/live")
+    assert answer.status_code == 200, answer.text
+    listed = answer.json()["games"]
+    assert [g["id"] for g in listed] == [gid] and listed[0]["preview"] is None
+
+
+def test_a_closed_count_announces_nothing_more() -> None:
+    """At app shutdown the pending announcements are cancelled: none reaches a hub that has stopped."""
+    heard: list[Message] = []
+
+    class Ear:  # the hub, as far as the count uses it
+        def dispatch_here(self, message: Message) -> None:
+            heard.append(message)
+
+    async def arrive(close: bool) -> None:
+        watchers = Watchers(Ear(), every=0.01)  # type: ignore[arg-type]
+        watchers.add(7)
+        if close:
+            watchers.close()
+        await asyncio.sleep(0.05)
+
+    asyncio.run(arrive(close=False))
+    assert [m.d for m in heard] == [{"count": 1}]  # announced when left open
+    heard.clear()
+    asyncio.run(arrive(close=True))
+    assert heard == []
 
 
 def test_the_live_list_previews_other_games(client: TestClient) -> None:

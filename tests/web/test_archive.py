@@ -231,3 +231,21 @@ def test_archive_filters_narrow_the_list_and_live_in_the_url(
     expect(counter(page)).to_have_text("Move 2 of 2 · White: resigns")
     visitor.check_no_errors()
     visitor.context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_hostile_page_sizes_in_the_address_answer_a_clear_message(
+    browser: Browser, server: str, viewport: ViewportSize
+) -> None:
+    visitor = open_browser(browser, server, f"limits{tag(viewport) or 'd'}", viewport)
+    page = visitor.page
+    for limit in ("0", "101", "1e9", "%00", "-1", "NaN"):
+        page.goto(f"/archive?limit={limit}")
+        expect(page.locator("h1")).to_have_text("Archive")  # the page is drawn, its form usable
+        expect(page.locator("#archive-status .error")).to_contain_text("limit")
+        expect(page.locator("#archive-apply")).to_be_enabled()
+    page.goto("/archive?limit=%20")  # blank: the default page
+    expect(page.locator("#archive-status .error")).to_have_count(0)
+    expect(page.locator("#archive-games")).to_be_attached()
+    visitor.check_no_errors()
+    visitor.context.close()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from playwright.sync_api import Browser, ViewportSize, expect
+from playwright.sync_api import Browser, Request, ViewportSize, expect
 
 from tests.web.ui import DESKTOP, VIEWPORTS, api, assert_in_viewport, nav, open_browser, register_by_api
 
@@ -23,11 +23,21 @@ def test_a_declined_challenge_then_a_swap_match_of_two_games(
     dashboard = bob.page
     dashboard.goto("/dashboard")
     expect(dashboard.locator("#my-games")).to_contain_text("You are not in any unfinished game")
+    games_read: list[str] = []
+
+    def read_a_game(request: Request) -> None:
+        if re.search(r"/api/v1/games/\d+$", request.url):
+            games_read.append(request.url)
+
+    dashboard.on("request", read_a_game)
 
     # A challenge reaches bob's dashboard live; he declines it and the game is cancelled.
     declined = api(alice, csrf_alice, "POST", "/games", {"size": 9, "team": 1, "challenge": bob.name})["id"]
     challenge = dashboard.locator(f'.challenge[data-game="{declined}"]')
     expect(challenge).to_contain_text(f"{alice.name} challenges you")
+    # The challenger's name links to their page, as the dashboard names them: no game read to find it.
+    expect(challenge.get_by_role("link", name=alice.name)).to_have_attribute("href", f"/users/{alice.name}")
+    assert games_read == []
     challenge.get_by_role("button", name="Decline").click()
     dashboard.click("#confirm-ok")
     expect(challenge).to_have_count(0)

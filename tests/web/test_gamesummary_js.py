@@ -72,3 +72,28 @@ def test_listed_results_read_as_the_game_page_words_them(browser: Browser, serve
 
 def test_the_game_line_is_one_format(browser: Browser, server: str) -> None:
     assert evaluate(browser, server, LINES, [g for g, _ in GAMES]) == [line for _, line in GAMES]
+
+
+SHARED = """
+async () => {
+  const { plural, dateTimeText } = await import('/static/js/format.js');
+  const { kindKeyTitle } = await import('/static/js/kindkeys.js');
+  const { challengeUrl } = await import('/static/js/pages/profile.js');
+  return {
+    plural: [plural(1, 'move'), plural(0, 'free seat'), plural(12, 'rated game')],
+    noTime: dateTimeText(null),
+    keys: ['go-9', 'hex', 'tanbo-teams', 'go-multi', 'chess'].map(kindKeyTitle),
+    challenge: challengeUrl('zoë', null, 'me'),
+  };
+}
+"""
+
+
+def test_the_shared_words_of_the_lists(browser: Browser, server: str) -> None:
+    """Counts, rating kinds and the challenge link, as every page words them (format.js, kindkeys.js)."""
+    assert evaluate(browser, server, SHARED, None) == {
+        "plural": ["1 move", "0 free seats", "12 rated games"],
+        "noTime": "",
+        "keys": ["Go 9×9", "Hex", "Tanbo, teams", "Go, three or more colours", "chess"],
+        "challenge": "/new?challenge=zo%C3%AB",
+    }

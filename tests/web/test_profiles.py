@@ -188,3 +188,28 @@ def test_badges_and_pages_that_are_not_there(browser: Browser, server: str) -> N
     expect(page.locator("h1")).to_have_text("Leaderboard: Go 19×19")
     member.check_no_errors()
     member.context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_hostile_challenge_link_prefills_nothing_wrong(
+    browser: Browser, server: str, viewport: ViewportSize
+) -> None:
+    """The create form's address is anyone's to edit: values its fields could not hold leave the defaults."""
+    member = open_browser(browser, server, f"linkeditor{'' if viewport is DESKTOP else 'p'}", viewport)
+    register_by_api(member)
+    page = member.page
+    defaults = {"#komi": "", "#size": "9", "#handicap": "0", "#team": "", "#challenge": ""}
+    for query in (
+        "komi=NaN&size=999&handicap=-1&team=9&challenge=%00",
+        "komi=1e999&size=1e9&handicap=2.5&team=%00&challenge=bob%0Aby",
+        "komi=6.5,Infinity&size=-9&handicap=NaN&team=-1&challenge=%ED%A0%80",
+    ):
+        page.goto(f"/new?{query}")
+        for field, value in defaults.items():
+            expect(page.locator(field)).to_have_value(value)
+    page.goto("/new?komi=0,%200.5&size=13&handicap=2&team=1&challenge=zo%C3%AB")  # values it can hold
+    held = {"#komi": "0, 0.5", "#size": "13", "#handicap": "2", "#team": "1", "#challenge": "zoë"}
+    for field, value in held.items():
+        expect(page.locator(field)).to_have_value(value)
+    member.check_no_errors()
+    member.context.close()

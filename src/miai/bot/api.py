@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import httpx
@@ -37,27 +38,33 @@ class MiaiApi:
 
     async def _call(self, method: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
         try:
-            answer = await self._client.request(method, path, json=body)
+            status, content = await self._fetch(method, path, body)
         except httpx.HTTPError as err:
             raise ServerError(f"{method} {path}: {type(err).__name__}: {err}") from None
-        if len(answer.content) > MAX_ANSWER:
-            raise ServerError(
-                f"{method} {path}: an answer of {len(answer.content)} bytes", answer.status_code
-            )
         try:
-            data = answer.json()
-        except ValueError:
-            raise ServerError(
-                f"{method} {path}: HTTP {answer.status_code}, not JSON", answer.status_code
-            ) from None
+            data = json.loads(content)
+        except (ValueError, RecursionError):  # RecursionError: JSON nested too deep to parse
+            raise ServerError(f"{method} {path}: HTTP {status}, not JSON", status) from None
         if not isinstance(data, dict):
-            raise ServerError(
-                f"{method} {path}: HTTP {answer.status_code}, not a JSON object", answer.status_code
-            )
-        if answer.status_code >= 400:
+            raise ServerError(f"{method} {path}: HTTP {status}, not a JSON object", status)
+        if status >= 400:
             message = data.get("message") or data.get("detail") or data
-            raise ServerError(f"{method} {path}: HTTP {answer.status_code}: {message}", answer.status_code)
+            raise ServerError(f"{method} {path}: HTTP {status}: {message}", status)
         return data
+
+    async def _fetch(self, method: str, path: str, body: dict[str, Any] | None) -> tuple[int, bytes]:
+        """(status, body), read in pieces: a body larger than MAX_ANSWER is never held whole."""
+        async with self._client.stream(method, path, json=body) as answer:
+            chunks: list[bytes] = []
+            size = 0
+            async for chunk in answer.aiter_bytes():
+                size += len(chunk)
+                if size > MAX_ANSWER:
+                    raise ServerError(
+                        f"{method} {path}: an answer larger than {MAX_ANSWER} bytes", answer.status_code
+                    )
+                chunks.append(chunk)
+            return answer.status_code, b"".join(chunks)
 
     async def me(self) -> dict[str, Any]:
         user = (await self._call("GET", "/me")).get("user")

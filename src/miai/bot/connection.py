@@ -20,6 +20,7 @@ from miai.bot.policy import Policy
 UNAUTHORIZED = 4401  # the server's close code for an unknown or revoked token
 MAX_MESSAGE = 1024 * 1024
 PLAYING = frozenset({"confirming", "active"})
+RETRIED = frozenset({408, 425, 429})  # answers to a challenge call that are worth repeating
 
 
 class BotStopped(Exception):
@@ -121,7 +122,7 @@ class Bot:
             return
         if not isinstance(message, dict):
             return
-        kind = message.get("t")
+        kind = _text(message.get("t"))
         if kind not in {"dashboard", "challenge", "resync"}:
             return  # lobby pings and pongs
         data = message.get("d") if isinstance(message.get("d"), dict) else {}
@@ -133,34 +134,62 @@ class Bot:
             await self.sync()
 
     async def sync(self) -> None:
-        """Answer every open challenge and make sure every game under way has its loop."""
+        """Answer every open challenge and make sure every game under way has its loop.
+
+        One game or challenge the bot cannot handle (an answer nobody foresaw, a bug) is logged and left
+        (a challenge declined, a game's loop resigns it), never the end of the bot."""
         games, challenges = await self.api.dashboard()
         for game in games:
-            if game.get("status") in PLAYING and game.get("kind") == "go":
-                self._start(game["id"])
+            try:
+                if _text(game.get("status")) in PLAYING and game.get("kind") == "go":
+                    self._start(game["id"])
+            except Exception as err:  # this game only
+                self.log(f"game {game['id']}: cannot follow the game: {type(err).__name__}: {err}")
+        # An id off the dashboard is answered for good: the set is never larger than the dashboard.
+        self._answered &= {challenge["id"] for challenge in challenges}
         for challenge in challenges:
-            await self._answer(challenge)
+            try:
+                await self._answer(challenge)
+            except Exception as err:  # this challenge only: not tried again
+                self._answered.add(challenge["id"])
+                self.log(f"game {challenge['id']}: cannot answer the challenge: {type(err).__name__}: {err}")
 
     async def _answer(self, challenge: dict[str, Any]) -> None:
+        """Accept or decline; marked answered once the server took the answer, so a failed call is tried
+        again at the next sync."""
         game_id = challenge["id"]
         assert isinstance(game_id, int)
         if game_id in self._answered:
             return
-        self._answered.add(game_id)
-        options = challenge.get("options") if isinstance(challenge.get("options"), dict) else {}
-        kind = str(challenge.get("kind"))
-        refusal = self.policy.refusal(kind, options or {}, len(self.loops))
+        try:
+            refusal = self._refusal_of(challenge)
+        except Exception as err:  # this challenge only: declined
+            self.log(f"game {game_id}: cannot judge the challenge ({type(err).__name__}: {err})")
+            refusal = "this bot could not read the challenge"
         who = str(challenge.get("from_username"))[:32]
         try:
             if refusal is not None:
                 await self.api.decline(game_id, refusal)
+                self._answered.add(game_id)
                 self.log(f"game {game_id}: declined the challenge of {who}: {refusal}")
                 return
             await self.api.accept(game_id)
+            self._answered.add(game_id)
             self.log(f"game {game_id}: accepted the challenge of {who}")
             self._start(game_id)
         except ServerError as err:
+            if err.status is not None and 400 <= err.status < 500 and err.status not in RETRIED:
+                self._answered.add(game_id)  # the server decided: asking again changes nothing
             self.log(f"game {game_id}: could not answer the challenge: {err}")
+
+    def _refusal_of(self, challenge: dict[str, Any]) -> str | None:
+        options = challenge.get("options")
+        kind = challenge.get("kind")
+        return self.policy.refusal(
+            kind if isinstance(kind, str) else "",
+            options if isinstance(options, dict) else {},
+            len(self.loops),
+        )
 
     def _start(self, game_id: int) -> None:
         if game_id in self.loops:
@@ -177,3 +206,8 @@ class Bot:
         self._tasks.pop(game_id, None)
         if not task.cancelled() and task.exception() is not None:
             self.log(f"game {game_id}: the game loop failed: {task.exception()!r}")
+
+
+def _text(value: Any) -> str:
+    """A server field that should be a string ("" otherwise: a list cannot even be looked up in a set)."""
+    return value if isinstance(value, str) else ""

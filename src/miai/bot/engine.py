@@ -8,13 +8,19 @@ starts a fresh engine.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import partial
+from typing import TypeVar
 
 from miai.formats.gtp.channels import GtpChannelError, GtpController, SubprocessChannel
-from miai.formats.gtp.protocol import GtpError, format_vertex, parse_vertex
+from miai.formats.gtp.protocol import RESIGN, GtpError, format_vertex, parse_vertex
 
 COLOURS = ("b", "w")  # team 1 is Black, team 2 White
+PASSES = frozenset({"pass", "autopass"})  # autopass: a pass the server made for a player
+
+
+T = TypeVar("T")
 
 
 class EngineFailed(Exception):
@@ -49,18 +55,18 @@ class Engine:
         with contextlib.suppress(GtpChannelError, OSError):
             self._channel.close()
 
-    def _guard(self, name: str, *args: str) -> str:
+    def _guard(self, name: str, call: Callable[[], T]) -> T:
+        """`call` (a GTP command); any engine trouble is an EngineFailed naming the command."""
         try:
-            return self._gtp.command(name, *args)
+            return call()
         except (GtpChannelError, GtpError) as err:
             raise EngineFailed(f"{name}: {err}") from None
 
     def start(self, clock: Clock | None) -> None:
         """The empty board of this game's size and komi, and its time settings (if it has a clock)."""
-        self._guard("boardsize", str(self.size))
-        self._gtp.size = self.size
-        self._guard("clear_board")
-        self._guard("komi", repr(float(self.komi)))
+        self._guard("boardsize", partial(self._gtp.boardsize, self.size))
+        self._guard("clear_board", self._gtp.clear_board)
+        self._guard("komi", partial(self._gtp.komi, self.komi))
         if clock is not None:
             main, period, stones = clock.main_time, clock.period_time, clock.stones
             try:  # engines without time commands still play
@@ -76,19 +82,22 @@ class Engine:
         the record is not a continuation of what it has (after a reconnect or an undo)."""
         texts = [text for _, text in moves]
         if texts[: len(self._played)] != self._played:
-            self._guard("clear_board")
+            self._guard("clear_board", self._gtp.clear_board)
             self._played = []
         for team, text in moves[len(self._played) :]:
             vertex = self._vertex(text)
-            self._guard("play", COLOURS[(team - 1) % 2], format_vertex(vertex, self.size))
+            self._guard("play", partial(self._gtp.play, COLOURS[(team - 1) % 2], vertex))
             self._played.append(text)
 
     def _vertex(self, text: str) -> tuple[int, int] | None:
-        """The server's move as a vertex; a pass (or the server's automatic pass) is None."""
+        """The server's move as a vertex; a pass (or the server's automatic pass) is None. Any other text
+        is a record the engine cannot follow: passing instead would put it on another board."""
+        if text.lower() in PASSES:
+            return None
         try:
             return parse_vertex(text, self.size)
         except GtpError:
-            return None  # "pass", "autopass": nothing placed
+            raise EngineFailed(f"the game's record has a move the bot cannot read: {text[:40]!r}") from None
 
     def time_left(self, team: int, seconds: float, stones: int) -> None:
         try:
@@ -100,15 +109,10 @@ class Engine:
 
     def genmove(self, team: int) -> str:
         """The engine's move as the server writes it: "D4", "pass" or "resign"."""
-        answer = self._guard("genmove", COLOURS[(team - 1) % 2]).strip()
-        lowered = answer.lower()
-        if lowered == "resign":
-            return lowered
-        try:
-            vertex = parse_vertex(answer, self.size)
-        except GtpError:
-            raise EngineFailed(f"genmove: the engine answered {answer[:40]!r}") from None
-        text = format_vertex(vertex, self.size)
+        move = self._guard("genmove", partial(self._gtp.genmove, COLOURS[(team - 1) % 2]))
+        if move == RESIGN:
+            return RESIGN
+        text = format_vertex(move, self.size)
         self._played.append(text)  # the engine has placed it on its own board
         return text
 

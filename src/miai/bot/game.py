@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from miai.bot.api import MiaiApi, ServerError
@@ -45,6 +45,8 @@ class GameLoop:
     async def run(self) -> None:
         try:
             await self._play()
+        except Exception as err:  # a bug or an answer nobody foresaw: this game is lost, not the bot
+            await self._engine_died(f"{type(err).__name__}: {err}", what="the game loop failed")
         finally:
             if self.engine is not None:
                 await asyncio.to_thread(self.engine.close)
@@ -94,8 +96,9 @@ class GameLoop:
                     self.engine.undo_last()
                 refused_moves += 1
                 if err.status == 422 and refused_moves >= 2:  # the engine insists on an illegal move
-                    with contextlib.suppress(ServerError):
-                        await self.api.move(self.game_id, "pass", None)
+                    refused_moves = 0
+                    with contextlib.suppress(ServerError):  # at this version only: never a later turn's
+                        await self.api.move(self.game_id, "pass", version)
                 await self._sleep()
 
     async def _think(self, game: dict[str, Any], team: int) -> str:
@@ -124,9 +127,9 @@ class GameLoop:
             raise
         return engine
 
-    async def _engine_died(self, why: str) -> None:
-        """Resign this game (the engine cannot go on); the next game starts a fresh engine."""
-        self.say(f"engine failed ({why}); resigning")
+    async def _engine_died(self, why: str, what: str = "engine failed") -> None:
+        """Resign this game (the engine or the loop cannot go on); the next game starts a fresh engine."""
+        self.say(f"{what} ({why}); resigning")
         if self.engine is not None:
             await asyncio.to_thread(self.engine.close)
             self.engine = None
@@ -190,12 +193,23 @@ def _time_left(game: dict[str, Any], team: int) -> tuple[float, int] | None:
 
 
 def _elapsed(game: dict[str, Any]) -> float:
-    try:
-        started = datetime.fromisoformat(str(game.get("turn_started_at")))
-        now = datetime.fromisoformat(str(game.get("now")))
-    except ValueError:
+    """Seconds since the turn started, by the server's own clock (`now`); 0 when either is unreadable."""
+    started = _instant(game.get("turn_started_at"))
+    now = _instant(game.get("now"))
+    if started is None or now is None:
         return 0.0
     return max(0.0, (now - started).total_seconds())
+
+
+def _instant(value: Any) -> datetime | None:
+    """An ISO 8601 time; one without a zone is UTC (the server's), so naive and aware ones subtract."""
+    if not isinstance(value, str):
+        return None
+    try:
+        moment = datetime.fromisoformat(value)
+    except ValueError:
+        return None
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment
 
 
 def _number(value: Any) -> float:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,39 +29,92 @@ class Policy:
     min_main_time: float = 0.0  # seconds; a clock with less main time is declined
     max_main_time: float = math.inf
     rated: str = "any"  # "yes": rated games only, "no": unrated only
-    handicap: bool = False  # GTP handicap placement is not driven yet: even games only
     max_games: int = 4  # games at once; more challenges are declined while busy
-    decline_other_kinds: bool = True  # Amazons, Hex, Tanbo: GTP engines play Go
 
     def refusal(self, kind: str, options: Mapping[str, Any], busy: int) -> str | None:
-        """Why this challenge is declined (None: accepted); `busy`: the games being played now."""
+        """Why this challenge is declined (None: accepted); `busy`: the games being played now.
+
+        The options come from the server: one of a type or range the bot does not understand declines the
+        challenge (saying which option) rather than raising."""
+        try:
+            return self._refusal(kind, options, busy)
+        except _Unreadable as err:
+            return f"this bot cannot read the challenge's {err} option"
+
+    def _refusal(self, kind: str, options: Mapping[str, Any], busy: int) -> str | None:
         if kind != "go":
-            return f"this bot plays Go only, not {kind}"
-        if options.get("teams", 2) != 2 or options.get("players_per_team", 1) != 1:
+            return f"this bot plays Go only, not {_shown(kind)}"
+        if _whole(options, "teams", 2) != 2 or _whole(options, "players_per_team", 1) != 1:
             return "this bot plays two-player Go only"
         if busy >= self.max_games:
             return f"this bot is busy ({busy} games at once)"
-        size = options.get("size")
+        size = _whole(options, "size", None)
         if size not in self.sizes:
             allowed = ", ".join(f"{s}x{s}" for s in sorted(self.sizes))
             return f"this bot plays on {allowed}, not {size}x{size}"
-        preset = str(options.get("preset") or "")
+        preset = _word(options, "preset", "")
         if self.rules and preset not in self.rules:
             return f"this bot plays the rules {', '.join(sorted(self.rules))}, not {preset or 'custom'}"
-        if not self.handicap and options.get("handicap", 0):
+        if _whole(options, "handicap", 0):  # GTP handicap placement is not driven yet
             return "this bot plays even games only (no handicap)"
-        clock = options.get("clock", "none")
+        clock = _word(options, "clock", "none")
         if clock not in self.clocks:
             return f"this bot plays with the clocks {', '.join(sorted(self.clocks))}, not {clock}"
-        main = float(options.get("main_time") or 0.0)
+        main = _seconds_option(options, "main_time")
         if clock != "none" and not self.min_main_time <= main <= self.max_main_time:
             return f"this bot plays with a main time of {self.min_main_time:g}..{self.max_main_time:g} s"
-        rated = bool(options.get("rated"))
+        rated = options.get("rated")
+        if rated is not None and not isinstance(rated, bool):
+            raise _Unreadable("rated")
         if self.rated == "yes" and not rated:
             return "this bot plays rated games only"
         if self.rated == "no" and rated:
             return "this bot plays unrated games only"
         return None
+
+
+class _Unreadable(ValueError):
+    """A challenge option of a type or range the server never sends: its name."""
+
+
+MAX_OPTION = 10**9  # sizes, counts and seconds the server sends are far smaller
+
+
+def _whole(options: Mapping[str, Any], name: str, default: int | None) -> int | None:
+    value = options.get(name)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or not -MAX_OPTION <= value <= MAX_OPTION:
+        raise _Unreadable(name)
+    return value
+
+
+def _word(options: Mapping[str, Any], name: str, default: str) -> str:
+    value = options.get(name)
+    if value is None or value == "":
+        return default
+    if not isinstance(value, str) or len(value) > 32 or not value.isprintable() or not value.isascii():
+        raise _Unreadable(name)
+    return value
+
+
+def _seconds_option(options: Mapping[str, Any], name: str) -> float:
+    value = options.get(name)
+    if value is None:
+        return 0.0
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise _Unreadable(name)
+    if isinstance(value, int) and not 0 <= value <= MAX_OPTION:  # float() of a huge int overflows
+        raise _Unreadable(name)
+    number = float(value)
+    if not math.isfinite(number) or not 0 <= number <= MAX_OPTION:
+        raise _Unreadable(name)
+    return number
+
+
+def _shown(kind: str) -> str:
+    """The challenge's kind as the decline reason may quote it."""
+    return kind if 0 < len(kind) <= 32 and kind.isprintable() and kind.isascii() else "this kind"
 
 
 def _int_set(value: Any, what: str) -> frozenset[int]:
@@ -107,7 +160,6 @@ def policy_from(settings: Mapping[str, Any]) -> Policy:
     unknown = sorted(set(settings) - known)
     if unknown:
         raise PolicyError(f"unknown policy option {unknown[0]!r} (known: {', '.join(sorted(known))})")
-    base = Policy()
     values: dict[str, Any] = {}
     if settings.get("sizes") is not None:
         values["sizes"] = _int_set(settings["sizes"], "sizes")
@@ -128,7 +180,7 @@ def policy_from(settings: Mapping[str, Any]) -> Policy:
         if isinstance(games, bool) or not isinstance(games, int) or not 1 <= games <= 64:
             raise PolicyError("max_games: a whole number 1..64")
         values["max_games"] = games
-    policy = Policy(**{**base.__dict__, **values})
+    policy = replace(Policy(), **values)
     if policy.min_main_time > policy.max_main_time:
         raise PolicyError("min_main_time is more than max_main_time")
     return policy

@@ -63,6 +63,27 @@ def _import_engines() -> None:
     SEARCHERS[TanboState] = TanboSearcher
 
 
+def moves_since(root: Any, state: Any, same: Callable[[Any, Any], bool]) -> list[Any] | None:
+    """The moves played from the position `root` to `state` (oldest first), or None when `state` does not
+    follow it: how a searcher keeps its tree between moves.
+
+    The record is followed back through the states' parents. A state sent to an engine process keeps only
+    one step back (`pool.portable`): when the record stops one move after `root`, that move is replayed on
+    `root` to check that it leads there. `same(a, b)` says whether two states hold the same position."""
+    chain: list[Any] = []
+    node, oldest = state, state
+    while node is not None:
+        if same(node, root):
+            return chain[::-1]
+        if node.plies <= root.plies or node.last_move is None:
+            return None
+        chain.append(node.last_move)
+        oldest, node = node, node.parent
+    if oldest.plies != root.plies + 1 or root.is_over or oldest.last_move not in root.legal_moves():
+        return None
+    return chain[::-1] if same(root.play(oldest.last_move), oldest) else None
+
+
 def searcher_for(state: Any) -> GameSearcher | None:
     """A new searcher for `state`'s game, or None when that game has no compiled searcher."""
     _register()

@@ -240,8 +240,9 @@ class GameBudget:
 
 
 def game_budget(level: int, seconds: float | None) -> GameBudget:
-    """Levels 1..9 of Amazons, Hex and Tanbo: a playout count within the Go table's time cap; level 10
-    searches for the given time (or the default)."""
+    """Levels 1..9 of Amazons, Hex and Tanbo: a playout count within the Go table's time cap (Amazons
+    counts its evaluated simulations in a table of its own instead); level 10 searches for the given time
+    (or the default)."""
     check_level(level)
     if seconds is not None and not 0 < seconds < math.inf:  # NaN, infinite or none: the level's own
         seconds = None

@@ -80,11 +80,11 @@ def create_app(
             mailer,
             settings.confirm_window_seconds,
             now,
+            bots_rated_vs_people=settings.bots_rated_vs_people,
         )
         # Engine work: here, or (engine_queue=redis) on `miai worker` processes; never both.
         jobs = app.state.jobs = engine_jobs(settings, app.state.games, chooser)
         await jobs.start()
-        app.state.games.lobby.bots_rated_vs_people = settings.bots_rated_vs_people  # eligibility.py
         app.state.games.judging.use(jobs.judge)  # this app's verdicts, from its own engine jobs
         app.state.computers = Computers(app.state.games, jobs)
         app.state.practice = Practice(app.state.games)
@@ -117,6 +117,7 @@ def create_app(
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            app.state.watchers.close()
             await app.state.hub.stop()
             await app.state.rate_limits.close()
             await engine.dispose()

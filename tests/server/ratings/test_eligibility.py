@@ -59,7 +59,7 @@ def test_odd_boards_and_komi_cannot_be_rated(
     assert alice.post("/api/v1/games", {"team": 1, "rated": False, **options}).status_code == 201
 
 
-PERSON, OTHER = Seated(1, False, False), Seated(2, False, False)
+PERSON, OTHER = Seated(1, False, False, False), Seated(2, False, False, False)
 
 
 def go(**options: Any) -> Any:
@@ -68,15 +68,19 @@ def go(**options: Any) -> Any:
 
 def test_the_rule_for_players_moves_and_setup() -> None:
     enough = MIN_RATED_MOVES
-    assert unrated_reason("go", go(), [PERSON, OTHER], enough) is None
-    assert unrated_reason("go", go(rated=False), [PERSON, OTHER], enough) == "the game is not rated"
-    assert "different accounts" in (unrated_reason("go", go(), [PERSON, PERSON], enough) or "")
-    assert "different accounts" in (unrated_reason("go", go(), [PERSON], enough) or "")
-    guest = Seated(3, True, False)
-    assert "guests" in (unrated_reason("go", go(), [PERSON, guest], enough) or "")
-    computer = Seated(4, False, True)
-    assert "computer" in (unrated_reason("go", go(), [computer, PERSON], enough) or "")
-    assert "fewer than" in (unrated_reason("go", go(), [PERSON, OTHER], enough - 1) or "")
+    assert unrated_reason("go", go(), [PERSON, OTHER], enough, False) is None
+    assert unrated_reason("go", go(rated=False), [PERSON, OTHER], enough, False) == "the game is not rated"
+    assert "different accounts" in (unrated_reason("go", go(), [PERSON, PERSON], enough, False) or "")
+    assert "different accounts" in (unrated_reason("go", go(), [PERSON], enough, False) or "")
+    guest = Seated(3, True, False, False)
+    assert "guests" in (unrated_reason("go", go(), [PERSON, guest], enough, False) or "")
+    computer = Seated(4, False, True, False)
+    assert "computer" in (unrated_reason("go", go(), [computer, PERSON], enough, False) or "")
+    bot, other_bot = Seated(5, False, False, True), Seated(6, False, False, True)
+    assert "operator" in (unrated_reason("go", go(), [bot, PERSON], enough, False) or "")
+    assert unrated_reason("go", go(), [bot, PERSON], enough, True) is None
+    assert unrated_reason("go", go(), [bot, other_bot], enough, False) is None
+    assert "fewer than" in (unrated_reason("go", go(), [PERSON, OTHER], enough - 1, False) or "")
     assert "practice" in (setup_unrated_reason("go", go(mode="local")) or "")
     assert setup_unrated_reason("go", go(handicap=9, komi=[0.5])) is None
     assert "handicap" in (setup_unrated_reason("go", go(handicap=12)) or "")

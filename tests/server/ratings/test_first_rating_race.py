@@ -35,10 +35,11 @@ async def _both_at_once(
             await two.begin()
             now = datetime.now(UTC)
             g1, g2 = await one.get_one(Game, first_game), await two.get_one(Game, second_game)
-            await record_game(one, g1, load_options(g1.kind, g1.options), seats[0], BLACK_LOSES, now, PLIES)
+            o1, o2 = load_options(g1.kind, g1.options), load_options(g2.kind, g2.options)
+            await record_game(one, g1, o1, seats[0], BLACK_LOSES, now, PLIES, False)
             await one.flush()  # alice's first rating row exists, uncommitted
             late = asyncio.create_task(
-                record_game(two, g2, load_options(g2.kind, g2.options), seats[1], BLACK_LOSES, now, PLIES)
+                record_game(two, g2, o2, seats[1], BLACK_LOSES, now, PLIES, False)
             )
             await asyncio.sleep(0.3)
             await one.commit()

@@ -33,7 +33,7 @@ async def _result_during_recompute(url: str, gid: int, seats: dict[tuple[int, in
             options = load_options(finished.kind, finished.options)
             finished.status, finished.result = "finished", BLACK_LOSES
             changes = await record_game(
-                storing, finished, options, seats, BLACK_LOSES, datetime.now(UTC), PLIES
+                storing, finished, options, seats, BLACK_LOSES, datetime.now(UTC), PLIES, False
             )
             assert changes, "the game counts for ratings"
             await storing.flush()

@@ -27,6 +27,7 @@ from miai.engines.amazons.tree import (
     new_root,
     simulate,
 )
+from miai.engines.game_search import moves_since
 from miai.engines.levels import TOP_LEVEL, game_budget
 
 CAPACITY = 150_000  # nodes (48 bytes each: 7 MB a seat; a process holds up to 64 seats)
@@ -84,18 +85,12 @@ class AmazonsSearcher:
         old = self.searched
         if old is None or self.root < 0 or old.size != state.size:
             return None
-        path: list[AmazonsMove] = []
-        walk: AmazonsState | None = state
-        while walk is not None and walk is not old and walk.plies > old.plies:
-            if walk.last_move is None:
-                return None
-            path.append(walk.last_move)
-            walk = walk.parent
-        if walk is not old and not _same_position(walk, old):
+        path = moves_since(old, state, _same_position)
+        if path is None:
             return None
         node = self.root
         n2 = state.size * state.size
-        for move in reversed(path):
+        for move in path:
             if not isinstance(move, QueenMove) or int(self.ni[node, FIRST]) < 0:
                 return None
             wanted = (move.frm * n2 + move.to) * n2 + move.arrow
@@ -162,5 +157,5 @@ def warm_up() -> None:
         toy._search(state, budget=600.0, limit=2)
 
 
-def _same_position(a: AmazonsState | None, b: AmazonsState) -> bool:
-    return a is not None and a.cells == b.cells and a.to_move == b.to_move and a.size == b.size
+def _same_position(a: AmazonsState, b: AmazonsState) -> bool:
+    return a.cells == b.cells and a.to_move == b.to_move and a.size == b.size and a.plies == b.plies

@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from miai.engines.kernel.jit import drop_stale_cache, jit
 
-drop_stale_cache(Path(__file__).resolve().parent, Path(__file__).resolve().parent)
+drop_stale_cache(Path(__file__).resolve().parent)
 
 Int8Array = npt.NDArray[np.int8]
 Int32Array = npt.NDArray[np.int32]

@@ -1,9 +1,10 @@
 """The Hex computer player: the compiled search behind `miai.engines.game_search`'s `GameSearcher`.
 
-One searcher serves one seat. Its tree is kept between moves: when the new state's record extends the
-one it last searched (same start, its moves then more), the root walks down those moves; otherwise the
-tree is rebuilt. Levels as `miai.engines.levels` defines them for these games: 1..9 search a fixed number
-of playouts (within a time cap) and the lowest ones sometimes play at random, 10 searches for the time.
+One searcher serves one seat. Its tree is kept between moves: when the new state follows the one its
+root stands for (`game_search.moves_since`, which also follows the one-step records engine processes are
+sent), the root walks down those moves; otherwise the tree is rebuilt. Levels as `miai.engines.levels`
+defines them for these games: 1..9 search a fixed number of playouts (within a time cap) and the lowest
+ones sometimes play at random, 10 searches for the time.
 
 Swap (the opening rule): as second player the engine swaps a first stone at least two cells away from
 every edge (central first moves win for the first player); as first player under the swap rule it opens
@@ -12,7 +13,6 @@ on the second ring from the edge (row or column 2 or n−1), which its own rule 
 
 from __future__ import annotations
 
-import math
 import random
 import time
 from typing import Any
@@ -21,6 +21,7 @@ import numpy as np
 
 from miai.core.hex import SWAP, HexMove, HexState, Opening
 from miai.core.twoplayer import Place
+from miai.engines.game_search import moves_since
 from miai.engines.hex.board import (
     Int8Array,
     Int32Array,
@@ -34,7 +35,7 @@ from miai.engines.hex.board import (
 )
 from miai.engines.hex.connect import connections
 from miai.engines.hex.tree import USED, best_child, child_with_move, compact, new_pool, reset, simulate
-from miai.engines.levels import check_level, game_budget
+from miai.engines.levels import game_budget
 from miai.engines.mcts import MCTS
 
 CAPACITY = 1_000_000  # nodes (28 bytes each)
@@ -73,31 +74,25 @@ class HexSearcher:
         self.capacity = capacity
         self.pool: tuple[Any, Any, Any] | None = None
         self.root = 0
-        self.start_cells: bytes | None = None
-        self.record: list[tuple[int, HexMove]] = []
+        self.at: HexState | None = None  # the position the root stands for
         self.last_playouts = 0
         self.compactions = 0
 
     def close(self) -> None:
         self.pool = None
-        self.start_cells = None
-        self.record = []
+        self.at = None
 
     def move(self, state: HexState, level: int, seconds: float | None, seed: int) -> HexMove:
-        check_level(level)
+        budget = game_budget(level, seconds)  # checks the level; an unusable time is the level's own
         if state.is_over:
             raise ValueError("the game is over: there is no move to choose")
-        if seconds is not None and not (isinstance(seconds, int | float) and 0 < seconds < math.inf):
-            seconds = None  # no usable budget: the level's own
         rng = random.Random(seed)
         legal = state.legal_moves()
         if state.size < MIN_SIZE:  # the generic search is enough there (and the compiled one is wrong)
-            budget = game_budget(level, seconds)
             return MCTS(rng).search(state, playouts=budget.playouts, seconds=budget.seconds).move
         if state.swap_available:
             return SWAP if should_swap(state) else self._search(state, legal, level, seconds, seed)
-        blunders = game_budget(level, seconds).blunders
-        if blunders and rng.random() < blunders:
+        if budget.blunders and rng.random() < budget.blunders:
             return rng.choice(legal)
         return self._search(state, legal, level, seconds, seed)
 
@@ -152,33 +147,30 @@ class HexSearcher:
             return legal[0]
         chosen = Place(unpadded(int(ni[best, 0]), size))
         self.root = best
-        self.record = [*state.moves(), (state.to_move, chosen)]
+        self.at = state.play(chosen)
         return chosen
 
     def follow(self, state: HexState) -> tuple[Any, Any, Any]:
         """The pool with `self.root` at `state`: walked down from the last search, or fresh."""
-        moves = state.moves()
-        start = state.start().cells
-        pool = self.pool
-        if pool is not None and start == self.start_cells and moves[: len(self.record)] == self.record:
-            ni = pool[0]
+        pool, at = self.pool, self.at
+        moves = None if pool is None or at is None else moves_since(at, state, _same_position)
+        if pool is not None and moves is not None:
             node = self.root
-            for _, move in moves[len(self.record) :]:
-                node = (
-                    -1
-                    if not isinstance(move, Place)
-                    else int(child_with_move(ni, node, padded(move.point, state.size)))
-                )
+            for move in moves:
+                if not isinstance(move, Place):  # a swap: the tree is of the other colour's view
+                    node = -1
+                    break
+                node = int(child_with_move(pool[0], node, padded(move.point, state.size)))
                 if node < 0:
                     break
             if node >= 0:
-                self.root = node
+                self.root, self.at = node, state
                 return self._compacted(pool)
         if pool is None:
             pool = new_pool(self.capacity)
         else:
             reset(*pool)
-        self.pool, self.root, self.start_cells, self.record = pool, 0, start, moves
+        self.pool, self.root, self.at = pool, 0, state
         return pool
 
     def _compacted(self, pool: tuple[Any, Any, Any]) -> tuple[Any, Any, Any]:
@@ -192,3 +184,13 @@ class HexSearcher:
         self.pool, self.root = fresh, 0
         self.compactions += 1
         return fresh
+
+
+def _same_position(a: HexState, b: HexState) -> bool:
+    return (a.size, a.cells, a.to_move, a.plies, a.opening) == (
+        b.size,
+        b.cells,
+        b.to_move,
+        b.plies,
+        b.opening,
+    )

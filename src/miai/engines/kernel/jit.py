@@ -22,19 +22,21 @@ F = TypeVar("F", bound=Callable[..., Any])
 _HERE = Path(__file__).resolve().parent
 
 
-def _fingerprint(sources: Path) -> str:
+def _fingerprint(sources: list[Path]) -> str:
     digest = hashlib.sha256(numba.__version__.encode())
-    for path in sorted(sources.glob("*.py")):
-        digest.update(path.name.encode())
-        digest.update(path.read_bytes())
+    for folder in sources:
+        for path in sorted(folder.glob("*.py")):
+            digest.update(path.name.encode())
+            digest.update(path.read_bytes())
     return digest.hexdigest()
 
 
-def drop_stale_cache(package: Path, sources: Path = _HERE) -> None:
-    """Drop `package`'s numba cache when the kernel sources in `sources` changed since it was built."""
+def drop_stale_cache(package: Path) -> None:
+    """Drop `package`'s numba cache when its sources or the kernel's changed since it was built (every
+    compiled package calls into the kernel: `wide`, the random numbers, the node pool)."""
     cache = package / "__pycache__"
     stamp = cache / "kernel-sources.sha256"
-    wanted = _fingerprint(sources)
+    wanted = _fingerprint(sorted({package, _HERE}))
     with contextlib.suppress(OSError):
         if stamp.read_text() == wanted:
             return

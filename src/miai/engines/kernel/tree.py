@@ -505,22 +505,39 @@ def search(
                 if who >= 0:
                     ownership[who, q] += 1.0
                 q += 1
-        for i in range(depth + 1):
-            nd = path[i]
-            nf[nd, VISITS] += 1.0
-            if i > 0:
-                nf[nd, WINS] += rewards[ni[nd, MOVER]]
-            first = ni[nd, FIRST]
-            if first >= 0:
-                mover = wide(ni[first, MOVER])
-                reward = rewards[mover]
-                for child in range(first, first + ni[nd, COUNT]):
-                    m = wide(ni[child, MOVE])
-                    if m > 0 and amaf_colour[m] == mover and amaf_ply[m] >= i:
-                        nf[child, RAVE_N] += 1.0
-                        nf[child, RAVE_W] += reward
+        back_up(ni, nf, path, depth, rewards, amaf_colour, amaf_ply, 1)  # 0 is the pass: no AMAF
         meta[PLAYOUTS] += 1
     return playouts
+
+
+@jit
+def back_up(
+    ni: Int32Array,
+    nf: np.ndarray,
+    path: np.ndarray,
+    depth: int,
+    rewards: np.ndarray,
+    amaf_colour: Int32Array,
+    amaf_ply: Int32Array,
+    first_move: int,
+) -> None:
+    """One simulation's result along `path[0..depth]`: each node's visit and its mover's reward, and the
+    AMAF (RAVE) count of each child whose move its mover played at that depth or later in the simulation
+    (moves below `first_move` get none)."""
+    for i in range(depth + 1):
+        nd = path[i]
+        nf[nd, VISITS] += 1.0
+        if i > 0:
+            nf[nd, WINS] += rewards[ni[nd, MOVER]]
+        first = ni[nd, FIRST]
+        if first >= 0:
+            mover = wide(ni[first, MOVER])
+            reward = rewards[mover]
+            for child in range(first, first + ni[nd, COUNT]):
+                m = wide(ni[child, MOVE])
+                if m >= first_move and amaf_colour[m] == mover and amaf_ply[m] >= i:
+                    nf[child, RAVE_N] += 1.0
+                    nf[child, RAVE_W] += reward
 
 
 @jit

@@ -12,4 +12,4 @@ from pathlib import Path
 from miai.engines.kernel.jit import drop_stale_cache
 
 _HERE = Path(__file__).resolve().parent
-drop_stale_cache(_HERE, _HERE)
+drop_stale_cache(_HERE)

@@ -18,8 +18,10 @@ import numpy as np
 
 from miai.core.tanbo import TanboState
 from miai.core.twoplayer import Place
+from miai.engines.game_search import moves_since as game_moves_since
 from miai.engines.kernel.playout import new_rng
 from miai.engines.kernel.tree import COUNT, FIRST, MOVE, USED, VISITS, WINS, compact, new_pool
+from miai.engines.levels import game_budget
 from miai.engines.result import MoveStats, SearchResult
 from miai.engines.tanbo.board import (
     E_OWN_LIBS,
@@ -52,24 +54,11 @@ def _same_position(a: TanboState, b: TanboState) -> bool:
 
 
 def moves_since(root: TanboState, state: TanboState) -> list[int] | None:
-    """The points played from the position `root` to `state`, or None when `state` does not follow it.
-
-    The record is followed back through the parents; a state sent to a worker process keeps only one step
-    back (`pool.portable`), so when the record stops one move after `root` that move is replayed on `root`
-    to check that it leads there."""
-    chain: list[int] = []
-    node: TanboState | None = state
-    oldest = state
-    while node is not None:
-        if _same_position(node, root):
-            return chain[::-1]
-        if node.plies <= root.plies or not isinstance(node.last_move, Place):
-            return None
-        chain.append(node.last_move.point)
-        oldest, node = node, node.parent
-    if oldest.plies != root.plies + 1 or root.is_over or oldest.last_move not in root.legal_moves():
+    """The points played from the position `root` to `state`, or None when `state` does not follow it."""
+    moves = game_moves_since(root, state, _same_position)
+    if moves is None or not all(isinstance(m, Place) for m in moves):
         return None
-    return chain[::-1] if _same_position(root.play(oldest.last_move), oldest) else None
+    return [m.point for m in moves]
 
 
 class TanboSearch:
@@ -189,9 +178,6 @@ class TanboSearcher:
         self.last: SearchResult[Place] | None = None
 
     def move(self, state: TanboState, level: int, seconds: float | None, seed: int) -> Place:
-        # levels imports the searchers' registry, so it is imported here, when a move is asked for
-        from miai.engines.levels import game_budget
-
         if not isinstance(state, TanboState):
             raise TypeError(f"a Tanbo searcher cannot play {type(state).__name__}")
         if state.is_over:

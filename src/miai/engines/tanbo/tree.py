@@ -29,7 +29,7 @@ from miai.engines.kernel.tree import (  # the Go kernel's node pool and params l
     RAVE_W,
     USED,
     VISITS,
-    WINS,
+    back_up,
     select_child,
 )
 from miai.engines.tanbo.board import (
@@ -188,20 +188,7 @@ def search(
         else:
             rewards[winner] = 1.0
             rewards[1 - winner] = 0.0
-        for i in range(depth + 1):
-            nd = path[i]
-            nf[nd, VISITS] += 1.0
-            if i > 0:
-                nf[nd, WINS] += rewards[ni[nd, MOVER]]
-            first = ni[nd, FIRST]
-            if first >= 0:
-                mover = wide(ni[first, MOVER])
-                reward = rewards[mover]
-                for child in range(first, first + ni[nd, COUNT]):
-                    m = wide(ni[child, MOVE])
-                    if amaf_colour[m] == mover and amaf_ply[m] >= i:
-                        nf[child, RAVE_N] += 1.0
-                        nf[child, RAVE_W] += reward
+        back_up(ni, nf, path, depth, rewards, amaf_colour, amaf_ply, 0)
         meta[PLAYOUTS] += 1
     return playouts
 

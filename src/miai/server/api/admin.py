@@ -44,7 +44,7 @@ async def flagged_games(request: Request, viewer: AdminViewer, db: DB) -> dict[s
     """Open flags with the estimator's verdict and the board of each game."""
     out = []
     for flag in await repo.open_flags(db):
-        game = await repo.game_for_update(db, flag.game_id)
+        game = await repo.game_row(db, flag.game_id)
         if game is None:
             continue
         state = await service_of(request).stream.current_state(db, game)
@@ -67,7 +67,7 @@ async def flagged_games(request: Request, viewer: AdminViewer, db: DB) -> dict[s
 @router.get("/admin/games/{game_id}")
 async def review_game(game_id: Id, request: Request, viewer: AdminViewer, db: DB) -> dict[str, Any]:
     """One game for review: its snapshot, every flag (open or resolved) and the results it replaced."""
-    game = await repo.game_for_update(db, game_id)
+    game = await repo.game_row(db, game_id)
     if game is None:
         raise HTTPException(404, {"error": "not_found", "message": f"there is no game {game_id}"})
     data = await queries.snapshot(service_of(request).stream, db, game, None)

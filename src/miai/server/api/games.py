@@ -26,7 +26,6 @@ from miai.server.play import queries
 from miai.server.play.kinds import GO_TEAM_NAMES, table_of
 from miai.server.play.options import TABLE_FIELDS, GoOptions, KindOptions, OptionsError, other_kinds_options
 from miai.server.play.records import sgf_record
-from miai.server.ratings.eligibility import bot_seating_reason
 from miai.server.storage import repo
 
 router = APIRouter(tags=["games"])
@@ -192,10 +191,6 @@ async def create_game(body: CreateGame, request: Request, viewer: MemberViewer, 
             raise HTTPException(422, {"error": "bad_input", "message": "you cannot challenge yourself"})
         if options.seats != 2:
             raise HTTPException(422, {"error": "bad_input", "message": "challenges are for two-player games"})
-        allowed = request.app.state.settings.bots_rated_vs_people
-        refused = bot_seating_reason(options.rated, [viewer.user.is_bot, challenged.is_bot], allowed)
-        if refused is not None:  # said at once; the seat itself refuses it too (Lobby.seat)
-            raise OptionsError(f"rated: {refused}")
     elif body.swap_match:
         raise HTTPException(422, {"error": "bad_input", "message": "a swap match needs a challenge"})
     service = service_of(request)
@@ -205,7 +200,7 @@ async def create_game(body: CreateGame, request: Request, viewer: MemberViewer, 
     ids = [first]
     if body.swap_match:
         ids.append(await service.lobby.create(viewer.user, options, 2, challenged, False, match_of=first))
-    game = await repo.game_for_update(db, first)
+    game = await repo.game_row(db, first)
     assert game is not None
     return {"id": first, "games": ids, "invite_code": game.invite_code, "version": game.version}
 
@@ -256,6 +251,8 @@ async def confirm_game(game_id: Id, request: Request, viewer: CurrentViewer) -> 
 
 
 class Decline(BaseModel):
+    model_config = ConfigDict(extra="forbid")  # a misspelt field is an error, not a silent no-reason
+
     reason: Line | None = Field(None, max_length=200, description="shown to the challenger")
 
 

@@ -40,12 +40,14 @@ async def list_notifications(
         Id | None, Query(description="only older ones: the previous page's next_before")
     ] = None,
 ) -> dict[str, Any]:
-    """Newest first, with the unread count (limit=0: the count alone)."""
-    rows = await notifications.newest(db, viewer.user.id, limit, before) if limit else []
+    """Newest first, with the unread count (limit=0: the count alone); `next_before` only when there is
+    more (one row beyond the page is read to know)."""
+    rows = await notifications.newest(db, viewer.user.id, limit + 1, before) if limit else []
+    page, more = rows[:limit], len(rows) > limit
     return {
-        "notifications": [bell.view(row) for row in rows],
+        "notifications": [bell.view(row) for row in page],
         "unread": await notifications.unread_count(db, viewer.user.id),
-        "next_before": rows[-1].id if rows and len(rows) == limit else None,
+        "next_before": page[-1].id if more else None,
     }
 
 

@@ -32,7 +32,7 @@ async def live_at(stream: CommandStream, game_id: int, version: int) -> Live | N
     if cached is not None and cached.version == version:
         return cached
     async with stream.sessions() as db:
-        game = await repo.game_by_id(db, game_id)  # a read: the command that stores the move locks
+        game = await repo.game_row(db, game_id)
         if game is None or game.version != version:
             return None
         return await stream.current(db, game)

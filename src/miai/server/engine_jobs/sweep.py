@@ -12,6 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from miai.server.engine_jobs.redis_queue import RedisJobs
 from miai.server.engine_jobs.wire import MoveJob
+from miai.server.identity.bots import is_computer
 from miai.server.storage import repo
 
 log = logging.getLogger(__name__)
@@ -24,7 +25,7 @@ async def computers_on_move(sessions: async_sessionmaker[AsyncSession]) -> list[
     return [
         MoveJob(game, version, user.id, user.settings["bot_level"])
         for game, version, user in on_move
-        if user.settings.get("bot_level")
+        if is_computer(user)
     ]
 
 

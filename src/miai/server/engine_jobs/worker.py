@@ -82,7 +82,12 @@ class Worker:
         settings = self.settings
         # A game that a computer's move ends is judged by this worker's own engines.
         self.games = GameService(
-            sessions(database), hub, mailer, settings.confirm_window_seconds, judge=self.engine.judge
+            sessions(database),
+            hub,
+            mailer,
+            settings.confirm_window_seconds,
+            judge=self.engine.judge,
+            bots_rated_vs_people=settings.bots_rated_vs_people,
         )
         # Stored computer moves go through `computers` as a web process's moves do: it submits the next
         # computer's turn of the game, or the end of the game, to the queue.

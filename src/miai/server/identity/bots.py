@@ -12,8 +12,10 @@ from miai.server.storage.models import User
 
 
 def is_computer(user: User) -> bool:
-    """The server's own computer player (never logged into, never rated)."""
-    return user.is_bot and "bot_level" in (user.settings or {})
+    """The server's own computer player (never logged into, never rated): a bot account with an engine
+    level (a number, or an external engine's name; an empty or zero level is none, as migration 0006
+    decided). The one rule: every place that tells computers from people asks this."""
+    return user.is_bot and bool((user.settings or {}).get("bot_level"))
 
 
 def become_bot(user: User) -> bool:

@@ -1,7 +1,7 @@
 """In-page notifications for members (the bell): stored with the event that causes them, sent live.
 
 Who is told is decided where the matching e-mail is (play/moves.py, play/lobby.py); this module adds
-what only the page needs: never a guest or a computer account, a text and a link, and the live message on
+what only the page needs: never a guest or a bot account, a text and a link, and the live message on
 the user's socket (`{"t": "notification", "d": view}`), sent once the notification is stored.
 """
 
@@ -22,7 +22,8 @@ OUTCOME_TEXT = {"win": "you won", "loss": "you lost", "draw": "a draw"}
 
 
 def wants(user: User) -> bool:
-    """Members only: a guest has no account to come back to, a computer never reads them."""
+    """People with accounts only: a guest has no account to come back to, and a bot account (the server's
+    computer players and members' bots alike) has no page to read them on."""
     return not (user.is_guest or user.is_bot)
 
 

@@ -31,13 +31,18 @@ from miai.server.storage.models import Game, GameEvent, GamePlayer, SeatRemoval,
 
 class Lobby:
     def __init__(
-        self, stream: CommandStream, moves: Moves, mailer: Mailer, confirm_window: float = 300
+        self,
+        stream: CommandStream,
+        moves: Moves,
+        mailer: Mailer,
+        confirm_window: float = 300,
+        bots_rated_vs_people: bool = False,
     ) -> None:
         self.stream = stream
         self.moves = moves
         self.mailer = mailer
         self.confirm_window = confirm_window
-        self.bots_rated_vs_people = False  # the operator's MIAI_BOTS_RATED_VS_PEOPLE, set by the app
+        self.bots_rated_vs_people = bots_rated_vs_people  # the operator's MIAI_BOTS_RATED_VS_PEOPLE
         self._random = random.Random(secrets.randbits(64))
 
     async def create(
@@ -57,6 +62,11 @@ class Lobby:
         unrated = setup_unrated_reason(kind, options) if options.rated else None
         if unrated is not None:  # said at once, not found out when the result moves no rating
             raise OptionsError(f"rated: {unrated}")
+        if challenge is not None:  # said at once too; the seat itself refuses it as well (`seat`)
+            flags = [user.is_bot, challenge.is_bot]
+            refused = bot_seating_reason(options.rated, flags, self.bots_rated_vs_people)
+            if refused is not None:
+                raise OptionsError(f"rated: {refused}")
         if team is not None and not 1 <= team <= options.teams:
             raise BadInput(f"team must be 1..{options.teams}")
         now = self.stream.now()
@@ -64,7 +74,7 @@ class Lobby:
             invite = secrets.token_urlsafe(12) if options.visibility == "private" else None
             match_id = secrets.token_hex(8) if swap_match else None
             if match_of is not None:
-                first = await repo.game_for_update(db, match_of)
+                first = await repo.game_row(db, match_of)
                 match_id = first.match_id if first is not None else None
             game = Game(
                 kind=kind,

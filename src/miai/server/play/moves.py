@@ -27,10 +27,13 @@ from miai.server.storage.models import GamePlayer, User
 
 
 class Moves:
-    def __init__(self, stream: CommandStream, mailer: Mailer, judging: Judging) -> None:
+    def __init__(
+        self, stream: CommandStream, mailer: Mailer, judging: Judging, bots_rated_vs_people: bool = False
+    ) -> None:
         self.stream = stream
         self.mailer = mailer
         self.judging = judging  # dead stones of the games that end here
+        self.bots_rated_vs_people = bots_rated_vs_people  # the operator's MIAI_BOTS_RATED_VS_PEOPLE
 
     async def start(self, tx: Tx, players: list[GamePlayer]) -> None:
         """Every seat is taken and confirmed: the game begins, the first clock runs."""
@@ -182,7 +185,8 @@ class Moves:
             tx.changes.update(status="finished", result=result, finished_at=now, deadline_at=None)
             # Rated: the ratings move in this transaction, with the result, or neither does.
             if result is not None and table.options.rated:  # ratings/eligibility.py: does it count
-                await record_game(tx.db, game, table.options, live.seats, result, now, state.plies)
+                allowed = self.bots_rated_vs_people
+                await record_game(tx.db, game, table.options, live.seats, result, now, state.plies, allowed)
             tx.event("finished", {"result": result})
             users = await repo.users_by_ids(tx.db, list(set(live.seats.values())))
             teams = {uid: team for (team, _), uid in live.seats.items()}

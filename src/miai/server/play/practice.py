@@ -50,7 +50,7 @@ class Practice:
         if options.mode == "computer":
             async with self.stream.sessions() as db:
                 bot = await bot_user(db, level, {user.id})
-                game = await repo.game_for_update(db, game_id)
+                game = await repo.game_row(db, game_id)
                 invite = game.invite_code if game is not None else None
                 await db.commit()
             await self.lobby.join(bot, game_id, 3 - team, invite)

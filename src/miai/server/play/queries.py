@@ -9,6 +9,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.server.errors import Forbidden, NotFound
+from miai.server.identity.bots import is_computer
 from miai.server.play.computer_names import computer_name
 from miai.server.play.kinds import table_of
 from miai.server.play.options import load_options
@@ -25,7 +26,7 @@ def _iso(moment: datetime | None) -> str | None:
 
 
 async def load_visible_game(db: AsyncSession, game_id: int, user_id: int | None, invite: str | None) -> Game:
-    game = await repo.game_for_update(db, game_id)
+    game = await repo.game_row(db, game_id)
     if game is None:
         raise NotFound(f"there is no game {game_id}")
     if game.visibility == "private" and invite != game.invite_code:
@@ -163,9 +164,9 @@ def shown_name(user: User | None) -> str:
 
 
 def _computer_level(user: User | None) -> int | str | None:
-    """The level of a computer player (a bot account), None for people."""
-    level = user.settings.get("bot_level") if user is not None and user.is_bot else None
-    return level if isinstance(level, int | str) and level != "" else None
+    """The level of a computer player, None for people (member bots included)."""
+    level = user.settings["bot_level"] if user is not None and is_computer(user) else None
+    return level if isinstance(level, int | str) else None
 
 
 EVENTS_PAGE = 500  # stored events looked at per call

@@ -32,12 +32,14 @@ class GameService:
         confirm_window: float = 300,
         now: Clock = system_now,
         judge: Judge | None = None,
+        bots_rated_vs_people: bool = False,
     ) -> None:
         self.stream = CommandStream(sessions, hub, now)
         # Dead stones at the end of games: `judge` (engine jobs), by default a thread of this process.
         self.judging = Judging(judge)
-        self.moves = Moves(self.stream, mailer, self.judging)
-        self.lobby = Lobby(self.stream, self.moves, mailer, confirm_window)
+        # The operator's MIAI_BOTS_RATED_VS_PEOPLE: checked at challenges and seats, and on the result.
+        self.moves = Moves(self.stream, mailer, self.judging, bots_rated_vs_people)
+        self.lobby = Lobby(self.stream, self.moves, mailer, confirm_window, bots_rated_vs_people)
         self.chat = Chat(self.stream)
         self.score_review = ScoreReview(self.stream)
 

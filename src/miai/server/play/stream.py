@@ -20,6 +20,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 
 from miai.server.errors import NotFound, Stale
+from miai.server.identity.bots import is_computer
 from miai.server.notify import bell
 from miai.server.play.group import GroupWriter
 from miai.server.play.kinds import Table, table_of
@@ -135,10 +136,8 @@ def seat_map(players: list[GamePlayer], options: TableOptions, creator: int) -> 
 async def bots_of(db: AsyncSession, seats: dict[tuple[int, int], int]) -> dict[int, int | str]:
     """The computer players among the seated users: user id -> level."""
     users = await repo.users_by_ids(db, sorted(set(seats.values())))
-    # A level is a number, or the name of an external engine (MIAI_EXTERNAL_ENGINES); only flagged
-    # computer accounts have one (a person's settings never make them a computer).
-    bots = {uid: u for uid, u in users.items() if u.is_bot}
-    return {uid: u.settings["bot_level"] for uid, u in bots.items() if u.settings.get("bot_level")}
+    # A level is a number, or the name of an external engine (MIAI_EXTERNAL_ENGINES).
+    return {uid: u.settings["bot_level"] for uid, u in users.items() if is_computer(u)}
 
 
 class CommandStream:

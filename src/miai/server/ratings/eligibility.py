@@ -6,7 +6,8 @@ farm rating points from a second account, a guest, a throw-away game or a lopsid
 - played by people with accounts: at least two different accounts, nobody twice, no guest and none of
   the server's computer players (practice games are never rated: `mode` is `standard`);
 - bot accounts (`POST /me/bot`) and people do not sit together in a rated game unless the operator allows it
-  (MIAI_BOTS_RATED_VS_PEOPLE): `bot_seating_reason`, checked when a challenge is made and at every seat;
+  (MIAI_BOTS_RATED_VS_PEOPLE): `bot_seating_reason`, checked when a challenge is made, at every seat, and
+  again on the result (a player may switch to a bot mid-game);
 - at least `MIN_RATED_MOVES` moves played before a resignation or timeout ended it (OGS lets either player
   cancel a game without result during its first 6 moves; lichess aborts a game unrated until both players
   have moved): a resignation after one move is not rated;
@@ -41,6 +42,7 @@ class Seated:
     user_id: int
     is_guest: bool
     is_computer: bool  # the server's own computer player (a `miai bot` account is a player like any other)
+    is_bot: bool  # the account's stored `is_bot`: a bot account (`POST /me/bot`), under `bot_seating_reason`
 
 
 def setup_unrated_reason(kind: str, options: GoOptions | KindOptions) -> str | None:
@@ -102,9 +104,11 @@ def unrated_reason(
     options: GoOptions | KindOptions,
     players: Sequence[Seated],
     moves: int,
+    bots_vs_people: bool,
 ) -> str | None:
     """Why a finished game does not count for ratings (None: it does). `players`: every seat's account
-    (a player in two seats appears twice); `moves`: `moves_played`."""
+    (a player in two seats appears twice); `moves`: `moves_played`; `bots_vs_people`: the operator's
+    MIAI_BOTS_RATED_VS_PEOPLE."""
     setup = setup_unrated_reason(kind, options)
     if setup is not None:
         return setup
@@ -115,6 +119,9 @@ def unrated_reason(
         return "guests are never rated"
     if any(p.is_computer for p in players):
         return "games against the computer are never rated"
+    mixed = bot_seating_reason(True, [p.is_bot for p in players], bots_vs_people)
+    if mixed is not None:
+        return mixed
     if moves < MIN_RATED_MOVES:
         return f"a game of fewer than {MIN_RATED_MOVES} moves is not rated"
     return None

@@ -50,14 +50,19 @@ async def record_game(
     result: Mapping[str, Any],
     now: datetime,
     plies: int,
+    bots_vs_people: bool,
 ) -> dict[int, dict[str, Any]]:
     """Rate a game whose result is being stored (inside its command) after `plies` plies; user id ->
-    change, {} when the game does not count for ratings (eligibility.py decides)."""
+    change, {} when the game does not count for ratings (eligibility.py decides, with the operator's
+    MIAI_BOTS_RATED_VS_PEOPLE as `bots_vs_people`)."""
     if not options.rated:
         return {}
     accounts = await users_by_ids(db, list(set(seats.values())))
-    seated = [Seated(u, accounts[u].is_guest, is_computer(accounts[u])) for u in seats.values()]
-    if unrated_reason(game.kind, options, seated, moves_played(plies, result)) is not None:
+    seated = [
+        Seated(u, accounts[u].is_guest, is_computer(accounts[u]), accounts[u].is_bot) for u in seats.values()
+    ]
+    moves = moves_played(plies, result)
+    if unrated_reason(game.kind, options, seated, moves, bots_vs_people) is not None:
         return {}
     key = kind_key(game.kind, options)
     system = system_of(key)

@@ -303,10 +303,6 @@ class Hub:
         """Deliver to this process's subscribers only (a count that is this process's own, say)."""
         self._dispatch(message)
 
-    def subscribers(self, topic: str) -> int:
-        """How many of this process's subscriptions follow `topic` (other processes' are not counted)."""
-        return len(self._subs.get(topic, ()))
-
     @contextlib.asynccontextmanager
     async def subscribe(
         self, *topics: str, owner: tuple[int, str] | None = None

@@ -2,17 +2,16 @@
 live list's `spectators`).
 
 A spectator is a game socket of someone not seated in the game (anonymous sockets included); players' own
-pages are not counted. The count is this process's sockets, as `Hub.subscribers` is. Changes reach the game's
-sockets that asked for them (`?watchers=1`) as `{"t": "watchers", "d": {"count": n}, "v": null}`, at most
-once a second per game: a crowd arriving is one message a second to each socket, not one per arrival.
+pages are not counted. The count is this process's sockets (other processes' are not counted). Changes
+reach the game's sockets that asked for them (`?watchers=1`) as `{"t": "watchers", "d": {"count": n},
+"v": null}`, at most once a second per game: a crowd arriving is one message a second to each socket, not
+one per arrival.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 from collections import Counter
-from collections.abc import Iterator
 
 from miai.server.realtime.hub import Hub, Message
 
@@ -35,18 +34,23 @@ class Watchers:
     def message(self, game_id: int) -> Message:
         return Message(f"game:{game_id}", WATCHERS, {"count": self.count(game_id)})
 
-    @contextlib.contextmanager
-    def watching(self, game_id: int) -> Iterator[None]:
-        """Counts one spectator of the game while the block runs."""
+    def add(self, game_id: int) -> None:
+        """One more spectator of the game (a socket: each `add` is matched by one `discard`)."""
         self._counts[game_id] += 1
         self._changed(game_id)
-        try:
-            yield
-        finally:
-            self._counts[game_id] -= 1
-            if self._counts[game_id] <= 0:
-                del self._counts[game_id]
-            self._changed(game_id)
+
+    def discard(self, game_id: int) -> None:
+        """One spectator fewer (a socket closed, or its viewer took a seat)."""
+        self._counts[game_id] -= 1
+        if self._counts[game_id] <= 0:
+            del self._counts[game_id]
+        self._changed(game_id)
+
+    def close(self) -> None:
+        """The app is shutting down: no count is announced any more (the hub is stopping)."""
+        for timer in self._pending.values():
+            timer.cancel()
+        self._pending.clear()
 
     def _changed(self, game_id: int) -> None:
         if game_id not in self._pending:

@@ -112,17 +112,14 @@ async def _game_socket(
     async with hub.subscribe(f"game:{game_id}", owner=_owner(viewer)) as sub:
         await _check_not_revoked(websocket, viewer, sub)
         receiver: asyncio.Task[None] | None = None
-        counted: contextlib.ExitStack | None = None  # while this socket counts as a spectator
+        spectating = False  # whether this socket is counted among the game's spectators
 
         def recount(team: int | None) -> None:
             """Spectators are the sockets of people not seated here, re-read as seats change."""
-            nonlocal counted
-            if team is None and counted is None:
-                counted = contextlib.ExitStack()
-                counted.enter_context(watchers.watching(game_id))
-            elif team is not None and counted is not None:
-                counted.close()
-                counted = None
+            nonlocal spectating
+            if (team is None) != spectating:
+                spectating = team is None
+                (watchers.add if spectating else watchers.discard)(game_id)
 
         try:
             # Who may read what is read with each catch-up, after subscribing: a team change after that
@@ -184,8 +181,8 @@ async def _game_socket(
             with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
                 await websocket.close(code=4404 if err.status == 404 else 4403, reason=err.message[:120])
         finally:
-            if counted is not None:
-                counted.close()
+            if spectating:
+                watchers.discard(game_id)
             if receiver is not None:
                 receiver.cancel()
                 with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):

@@ -73,15 +73,6 @@ async def store(connection: AsyncConnection, rows: list[dict[str, Any]]) -> dict
     return gone
 
 
-async def add(
-    db: AsyncSession, user_id: int, kind: str, game_id: int | None, data: dict[str, Any], now: datetime
-) -> dict[str, Any]:
-    """Store one notification in the session's transaction; the stored row (with its id)."""
-    row = new_row(user_id, kind, game_id, data, now)
-    await store(await db.connection(), [row])
-    return row
-
-
 async def newest(db: AsyncSession, user_id: int, limit: int, before: int | None) -> list[Notification]:
     """The user's notifications newest first, those with an id below `before` if given."""
     query = select(Notification).where(Notification.user_id == user_id)

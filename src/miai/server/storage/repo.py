@@ -69,13 +69,10 @@ async def tokens_of(db: AsyncSession, user_id: int) -> list[ApiToken]:
 # ----------------------------------------------------------------------------------------- games
 
 
-async def game_for_update(db: AsyncSession, game_id: int) -> Game | None:
+async def game_row(db: AsyncSession, game_id: int) -> Game | None:
+    """A game's row as stored now (refreshed if the session already held it). It does not lock the row:
+    commands on a game are serialised by the command stream (play/stream.py), not by this read."""
     return await db.get(Game, game_id, populate_existing=True)
-
-
-async def game_by_id(db: AsyncSession, game_id: int) -> Game | None:
-    """A game's row as stored now, for a read: no lock is asked for, none is waited for."""
-    return await db.get(Game, game_id, populate_existing=True, with_for_update=False)
 
 
 async def players_of(db: AsyncSession, game_id: int) -> list[GamePlayer]:

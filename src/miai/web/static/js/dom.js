@@ -89,6 +89,16 @@ export function icon(name) {
   return span;
 }
 
+/** An SVG element: svgElement('circle', {cx, cy, r}, child...); null and undefined attributes are left out. */
+export function svgElement(tag, attrs = {}, ...children) {
+  const el = document.createElementNS('http://www.w3.org/2000/svg', tag);
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) el.setAttribute(key, String(value));
+  }
+  for (const child of children) if (child) el.append(child);
+  return el;
+}
+
 export function link(href, ...children) {
   return h('a', { href, 'data-link': true }, ...children);
 }

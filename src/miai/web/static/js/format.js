@@ -116,9 +116,24 @@ export function listWords(words) {
   return words.length < 2 ? words.join('') : `${words.slice(0, -1).join(', ')} and ${words[words.length - 1]}`;
 }
 
+/** (3, 'game') -> "3 games", (1, 'game') -> "1 game": words whose plural takes an s. */
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /** 3.5 -> "3.5 points", 1 -> "1 point". */
 export function pointsText(n) {
-  return `${n} point${n === 1 ? '' : 's'}`;
+  return plural(n, 'point');
+}
+
+/** A day in the reader's own words ("27 Nov 2026"). */
+export function dateText(iso) {
+  return new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+/** A day and time in the reader's own words ("27 Nov 2026, 10:58"); '' for no time at all. */
+export function dateTimeText(iso) {
+  return iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '';
 }
 
 /** "Red timed out at move 57", "Black resigned at move 12": one entry of a result's `left`. */

@@ -2,14 +2,19 @@
 // /games/archive and /users/NAME): its kind and options, its players, its result, its status or outcome.
 // One place, so that a game reads the same on every page, and its result as on the game page itself.
 import { h } from './dom.js';
-import { endingText } from './format.js';
+import { endingText, plural } from './format.js';
 import { teamWord } from './gameparts.js';
-import { kindOf, resultHeadline } from './games/registry.js';
+import { KINDS, kindOf, resultHeadline } from './games/registry.js';
 import { playerLink } from './links.js';
 import { swatch } from './palette.js';
 
 const STATUS = { waiting: 'waiting for players', confirming: 'starting', active: 'in play' };
 const OUTCOME = { win: 'won', loss: 'lost', draw: 'draw' };
+
+// The [value, text] choices of the list filters (archive, watch): '' is any.
+export const KIND_CHOICES = [['', 'any'], ['go', 'Go'], ...Object.values(KINDS).map((k) => [k.key, k.title])];
+export const COLOUR_CHOICES = [['', 'any'], ...[2, 3, 4, 5, 6, 7, 8].map((n) => [String(n), String(n)])];
+export const RATED_CHOICES = [['', 'any'], ['true', 'rated'], ['false', 'unrated']];
 
 /** "Go", "Hex"; a kind this UI does not know keeps its key. */
 export function kindTitle(kind) {
@@ -19,7 +24,7 @@ export function kindTitle(kind) {
 }
 
 export function movesText(n) {
-  return `${n} move${n === 1 ? '' : 's'}`;
+  return plural(n, 'move');
 }
 
 /** "Go · 9×9 · 3 colours · rated · 12 moves". */

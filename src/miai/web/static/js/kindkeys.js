@@ -1,5 +1,6 @@
 // Rating kind keys (docs/api.md, Ratings): which ratings exist and their names for people.
 import { KINDS } from './games/registry.js';
+import { kindTitle } from './gamesummary.js';
 
 const GO = { 'go-9': 'Go 9×9', 'go-13': 'Go 13×13', 'go-19': 'Go 19×19', 'go-multi': 'Go, three or more colours' };
 
@@ -10,7 +11,7 @@ export const KIND_KEYS = [...Object.keys(GO), ...Object.keys(KINDS)];
 export function kindKeyTitle(key) {
   const teams = key.endsWith('-teams');
   const base = teams ? key.slice(0, -'-teams'.length) : key;
-  const title = GO[base] || (KINDS[base] && KINDS[base].title) || base;
+  const title = GO[base] || kindTitle(base);
   return teams ? `${title}, teams` : title;
 }
 

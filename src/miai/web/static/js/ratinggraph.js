@@ -1,20 +1,11 @@
 // A rating graph as inline SVG: one point a rated game (oldest left), the rating ± deviation as a band;
 // hovering or focusing a point shows its value and a link to the game in a line under the graph.
-import { h, navigate } from './dom.js';
+import { h, link, navigate, svgElement } from './dom.js';
+import { dateText, plural } from './format.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 const WIDTH = 600;
 const HEIGHT = 200;
 const PAD = { left: 44, right: 12, top: 12, bottom: 22 };
-
-function svg(tag, attrs = {}, ...children) {
-  const el = document.createElementNS(NS, tag);
-  for (const [key, value] of Object.entries(attrs)) {
-    if (value !== null && value !== undefined) el.setAttribute(key, String(value));
-  }
-  for (const child of children) if (child) el.append(child);
-  return el;
-}
 
 /** Round numbers for the vertical axis: about four lines between `low` and `high`. */
 function ticks(low, high) {
@@ -24,10 +15,6 @@ function ticks(low, high) {
   const out = [];
   for (let v = Math.ceil(low / step) * step; v <= high; v += step) out.push(v);
   return out;
-}
-
-export function dateText(iso) {
-  return new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' });
 }
 
 function signed(n) {
@@ -71,24 +58,24 @@ export function ratingGraph(history, label) {
     readout.replaceChildren(
       h('strong', String(Math.round(p.rating))), ` ± ${Math.round(p.deviation)} `,
       h('span', { class: p.change >= 0 ? 'up' : 'down' }, signed(p.change)),
-      ' after ', h('a', { href: `/games/${p.game_id}`, 'data-link': true }, `game ${p.game_id}`), `, ${dateText(p.at)}`,
+      ' after ', link(`/games/${p.game_id}`, `game ${p.game_id}`), `, ${dateText(p.at)}`,
     );
   };
 
-  const chart = svg('svg', {
+  const chart = svgElement('svg', {
     viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'group', class: 'graph', 'aria-label': `${label}: rating after each rated game`,
   });
   for (const v of ticks(low, high)) {
-    chart.append(svg('line', { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(v), y2: y(v), class: 'grid' }),
-      svg('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, document.createTextNode(String(v))));
+    chart.append(svgElement('line', { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(v), y2: y(v), class: 'grid' }),
+      svgElement('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, document.createTextNode(String(v))));
   }
-  chart.append(svg('polygon', { points: band, class: 'band' }), svg('polyline', { points: line, class: 'line' }));
+  chart.append(svgElement('polygon', { points: band, class: 'band' }), svgElement('polyline', { points: line, class: 'line' }));
   history.forEach((p, i) => {
     const text = pointText(p);
     // An SVG link: app.js's link handler reads HTML anchors' href only, so this one navigates itself.
-    const dot = svg('a', { href: `/games/${p.game_id}`, class: 'point', 'aria-label': text },
-      svg('title', {}, document.createTextNode(text)),
-      svg('circle', { cx: x(i), cy: y(p.rating), r: 4 }));
+    const dot = svgElement('a', { href: `/games/${p.game_id}`, class: 'point', 'aria-label': text },
+      svgElement('title', {}, document.createTextNode(text)),
+      svgElement('circle', { cx: x(i), cy: y(p.rating), r: 4 }));
     dot.dataset.game = String(p.game_id);
     dot.addEventListener('click', (event) => {
       if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
@@ -102,7 +89,7 @@ export function ratingGraph(history, label) {
   const last = history[history.length - 1];
   show(last);
   box.append(chart,
-    h('figcaption.graph-axis.small.muted', h('span', dateText(first.at)), h('span', `${history.length} rated game${history.length === 1 ? '' : 's'}, the band is ± deviation`), h('span', dateText(last.at))),
+    h('figcaption.graph-axis.small.muted', h('span', dateText(first.at)), h('span', `${plural(history.length, 'rated game')}, the band is ± deviation`), h('span', dateText(last.at))),
     readout);
   return box;
 }

@@ -1,15 +1,9 @@
 // A small board picture for lists (home page, watch page): the `preview` of GET /api/v1/games/live drawn as SVG.
+import { svgElement } from './dom.js';
 import { kindOf } from './games/registry.js';
 import { teamStyle } from './palette.js';
 
-const NS = 'http://www.w3.org/2000/svg';
 const CELL = 10; // SVG units per point; the element is sized by CSS
-
-function el(tag, attrs) {
-  const node = document.createElementNS(NS, tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, String(v));
-  return node;
-}
 
 /**
  * `preview`: {size, cells} where cells has a character per point (row 0 at the bottom): '.' empty, '1'..'8'
@@ -22,13 +16,13 @@ export function boardThumbnail(preview, kind, paletteName, label) {
   const n = preview.size;
   const shift = kind === 'hex' ? CELL / 2 : 0; // per row
   const width = n * CELL + shift * (n - 1);
-  const svg = el('svg', { viewBox: `0 0 ${width} ${n * CELL}`, role: 'img', 'aria-label': label, class: `thumbnail kind-${kind}` });
+  const svg = svgElement('svg', { viewBox: `0 0 ${width} ${n * CELL}`, role: 'img', 'aria-label': label, class: `thumbnail kind-${kind}` });
   const at = (p) => {
     const row = Math.floor(p / n);
     const col = p % n;
     return [col * CELL + CELL / 2 + row * shift, (n - 1 - row) * CELL + CELL / 2];
   };
-  svg.append(el('rect', { x: 0, y: 0, width, height: n * CELL, class: 'thumb-ground' }));
+  svg.append(svgElement('rect', { x: 0, y: 0, width, height: n * CELL, class: 'thumb-ground' }));
   if (!entry) { // Go: the lines
     const a = CELL / 2;
     const b = n * CELL - CELL / 2;
@@ -37,11 +31,11 @@ export function boardThumbnail(preview, kind, paletteName, label) {
       const c = i * CELL + CELL / 2;
       d += `M${a} ${c}H${b}M${c} ${a}V${b}`;
     }
-    svg.append(el('path', { d, class: 'thumb-lines' }));
+    svg.append(svgElement('path', { d, class: 'thumb-lines' }));
   } else {
     for (let p = 0; p < n * n; p += 1) {
       const [x, y] = at(p);
-      svg.append(el('rect', { x: x - CELL / 2 + 0.5, y: y - CELL / 2 + 0.5, width: CELL - 1, height: CELL - 1, class: 'thumb-cell' }));
+      svg.append(svgElement('rect', { x: x - CELL / 2 + 0.5, y: y - CELL / 2 + 0.5, width: CELL - 1, height: CELL - 1, class: 'thumb-cell' }));
     }
   }
   for (let p = 0; p < preview.cells.length && p < n * n; p += 1) {
@@ -49,11 +43,11 @@ export function boardThumbnail(preview, kind, paletteName, label) {
     if (c === '.') continue;
     const [x, y] = at(p);
     if (c === 'x') {
-      svg.append(el('rect', { x: x - CELL / 4, y: y - CELL / 4, width: CELL / 2, height: CELL / 2, class: 'thumb-blocker' }));
+      svg.append(svgElement('rect', { x: x - CELL / 4, y: y - CELL / 4, width: CELL / 2, height: CELL / 2, class: 'thumb-blocker' }));
       continue;
     }
     const style = teamStyle(palette, Number(c));
-    svg.append(el('circle', { cx: x, cy: y, r: CELL * 0.46, fill: style.fill, class: 'thumb-stone', 'data-team': c }));
+    svg.append(svgElement('circle', { cx: x, cy: y, r: CELL * 0.46, fill: style.fill, class: 'thumb-stone', 'data-team': c }));
   }
   return svg;
 }

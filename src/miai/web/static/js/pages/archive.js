@@ -2,8 +2,10 @@
 // (shareable; the back button brings earlier filters back) and map one to one onto GET /games/archive.
 import { get } from '../api.js';
 import { clear, h, link, navigate } from '../dom.js';
-import { gameLine, outcomeTag, playersLine, resultLine } from '../gamesummary.js';
-import { KINDS } from '../games/registry.js';
+import { dateTimeText } from '../format.js';
+import {
+  COLOUR_CHOICES, KIND_CHOICES, RATED_CHOICES, gameLine, outcomeTag, playersLine, resultLine,
+} from '../gamesummary.js';
 import { playerArchiveUrl } from '../links.js';
 import { session, settings } from '../session.js';
 
@@ -13,7 +15,6 @@ const PARAMS = [
   ['rated', 'rated'], ['result', 'result'], ['since', 'since'], ['until', 'until'],
 ];
 const PAGE = '20'; // games a page; `limit` in the URL (1..100, as the API's) changes it
-const KIND_CHOICES = [['', 'any'], ['go', 'Go'], ...Object.values(KINDS).map((k) => [k.key, k.title])];
 const RESULT_CHOICES = [
   ['', 'any'], ['win', 'the player won'], ['loss', 'the player lost'], ['draw', 'a draw'],
   ['resign', 'by resignation'], ['time', 'on time'], ['score', 'by counting'],
@@ -67,8 +68,8 @@ function filterForm(filters, status) {
       field('Opponent', input('archive-opponent', 'text', f.opponent, { maxlength: '64', autocomplete: 'off' })),
       field('Game', choice('archive-kind', KIND_CHOICES, f.kind)),
       field('Board size', input('archive-size', 'number', f.size, { min: '1', max: '52' })),
-      field('Colours', choice('archive-colours', [['', 'any'], ...[2, 3, 4, 5, 6, 7, 8].map((n) => [n, String(n)])], f.colours)),
-      field('Rated', choice('archive-rated', [['', 'any'], ['true', 'rated'], ['false', 'unrated']], f.rated)),
+      field('Colours', choice('archive-colours', COLOUR_CHOICES, f.colours)),
+      field('Rated', choice('archive-rated', RATED_CHOICES, f.rated)),
       field('Result', choice('archive-result', RESULT_CHOICES, f.result)),
       field('Finished from', input('archive-since', 'date', f.since)),
       field('Finished before', input('archive-until', 'date', f.until)),
@@ -93,9 +94,7 @@ function filterForm(filters, status) {
 }
 
 function when(iso) {
-  if (!iso) return null;
-  const date = new Date(iso);
-  return h('time.muted.small', { datetime: iso }, date.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+  return iso ? h('time.muted.small', { datetime: iso }, dateTimeText(iso)) : null;
 }
 
 function gameRow(game) {

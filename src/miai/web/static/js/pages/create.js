@@ -212,9 +212,22 @@ function prefill(form, query) {
   for (const id of ['challenge', 'size', 'handicap', 'komi', 'team']) {
     const value = query.get(id);
     const input = form.querySelector(`#${id}`);
-    if (value !== null && input && (input.tagName !== 'SELECT' || [...input.options].some((o) => o.value === value))) input.value = value;
+    if (value !== null && input && fits(input, value)) input.value = value;
   }
   if (query.get('rated') === 'true') form.querySelector('#rated').checked = true;
+}
+
+/** Whether a value of the address is one the field could hold (a link can be edited by anyone): one of a
+ * select's choices, a number in the field's range, finite komi, a name of one line of printable text. */
+function fits(input, value) {
+  if (input.tagName === 'SELECT') return [...input.options].some((o) => o.value === value);
+  if (input.type === 'number') {
+    const probe = input.cloneNode(); // its min, max and step judge the value
+    probe.value = value;
+    return probe.value !== '' && probe.checkValidity();
+  }
+  if (input.id === 'komi') return value.split(/[,;\s]+/).filter(Boolean).every((v) => Number.isFinite(Number(v)));
+  return value.length <= 64 && !/[\p{Cc}\p{Cs}\uFFFD]/u.test(value);
 }
 
 /**

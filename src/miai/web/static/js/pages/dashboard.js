@@ -10,21 +10,6 @@ import { session, settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
 
 const STATUS = { waiting: 'waiting for players', confirming: 'waiting for confirmations', active: 'in play' };
-const challengers = new Map(); // game id -> username, looked up once
-
-async function challengerName(challenge) {
-  if (challengers.has(challenge.id)) return challengers.get(challenge.id);
-  let name = `player #${challenge.from}`;
-  try {
-    const snap = await get(`/games/${challenge.id}`);
-    const creator = snap.players.find((p) => p.user_id === challenge.from);
-    if (creator) name = creator.username;
-  } catch {
-    // a private challenge cannot be read without its invite code; keep the id
-  }
-  challengers.set(challenge.id, name);
-  return name;
-}
 
 export async function dashboardPage(main) {
   if (!session.user) {
@@ -68,22 +53,21 @@ export async function dashboardPage(main) {
       : null);
   }
 
-  async function renderChallenges(list) {
+  function renderChallenges(list) {
     if (!list.length) {
       clear(challengesBox);
       return;
     }
-    const items = await Promise.all(list.map(async (c) => {
-      const name = await challengerName(c);
-      return h('li.card.challenge', { dataset: { game: String(c.id) } },
-        h('p', h('strong', name.startsWith('player #') ? name : link(profileUrl(name), name)), ' challenges you: ', optionsSummary(c.options, c.kind)),
-        h('div.row',
-          h('button.primary.small', { type: 'button', onclick: () => accept(c) }, 'Accept'),
-          h('button.secondary.small', { type: 'button', onclick: () => decline(c) }, 'Decline'),
-          link(`/games/${c.id}`, 'Look at the game'),
-        ),
-      );
-    }));
+    const items = list.map((c) => h('li.card.challenge', { dataset: { game: String(c.id) } },
+      // (no name: the challenger's account is gone)
+      h('p', h('strong', c.from_username ? link(profileUrl(c.from_username), c.from_username) : `player #${c.from}`),
+        ' challenges you: ', optionsSummary(c.options, c.kind)),
+      h('div.row',
+        h('button.primary.small', { type: 'button', onclick: () => accept(c) }, 'Accept'),
+        h('button.secondary.small', { type: 'button', onclick: () => decline(c) }, 'Decline'),
+        link(`/games/${c.id}`, 'Look at the game'),
+      ),
+    ));
     clear(challengesBox, h('h2', 'Challenges'), h('ul.challenges', items));
   }
 
@@ -116,7 +100,7 @@ export async function dashboardPage(main) {
       rows = data.games;
       renderGames();
       renderRemovals(data.removals || []);
-      await renderChallenges(data.challenges);
+      renderChallenges(data.challenges);
     } catch (err) {
       clear(gamesBox, h('p.error', err.message));
     }

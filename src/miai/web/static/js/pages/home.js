@@ -60,11 +60,21 @@ export async function homePage(main) {
     if (dash) dash.catch(() => {}); // each section shows the error itself
   }
 
+  /** The games you joined (the lobby list does not say); none when the dashboard cannot be read, whose
+   * error "Your games" shows: the open games are still worth listing. */
+  async function joinedIds() {
+    try {
+      return new Set((await dash).games.map((g) => g.id));
+    } catch {
+      return new Set();
+    }
+  }
+
   async function loadOpen() {
     if (!member) return;
     try {
       const games = await get('/games');
-      const joined = new Set((await dash).games.map((g) => g.id)); // the lobby list does not say
+      const joined = await joinedIds();
       const rows = games.games.slice(0, SHOWN);
       clear(open, rows.length
         ? h('ul.game-list', rows.map((g) => openGameRow(g, joined.has(g.id), palette(), (id, team) => joinGame(id, team, loadOpen))))

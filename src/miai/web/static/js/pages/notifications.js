@@ -2,21 +2,18 @@
 // with "mark all read"; a new one arrives live at the top (older pages already shown stay). Opening one marks it
 // read.
 import { get, post } from '../api.js';
-import { clear, h, navigate, toast } from '../dom.js';
+import { clear, h, link, navigate, toast } from '../dom.js';
 import { refreshBell } from '../bell.js';
+import { dateTimeText } from '../format.js';
 import { session } from '../session.js';
 import { userEvents } from '../userfeed.js';
 
 const PAGE = 30;
 
-function when(iso) {
-  return iso ? new Date(iso).toLocaleString() : '';
-}
-
 export async function notificationsPage(main) {
   if (!session.user || session.user.is_guest) {
     clear(main, h('div.card', h('h1', 'Notifications'),
-      h('p', 'Notifications are for members. ', h('a', { href: '/register', 'data-link': true }, 'Register'), ' to get them.')));
+      h('p', 'Notifications are for members. ', link('/register', 'Register'), ' to get them.')));
     return null;
   }
   const list = h('ul.notification-list#notification-list', { 'aria-live': 'polite' });
@@ -42,7 +39,7 @@ export async function notificationsPage(main) {
     };
     return h(`li.notification${n.read ? '' : '.unread'}`, { dataset: { id: String(n.id), kind: n.kind } },
       h('a', { href: n.url, onclick: open }, n.text),
-      h('span.muted.notification-time', when(n.created_at)));
+      h('span.muted.notification-time', dateTimeText(n.created_at)));
   }
 
   function render() {

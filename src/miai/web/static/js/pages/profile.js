@@ -3,9 +3,10 @@
 import { ApiError, get } from '../api.js';
 import { clear, h, link } from '../dom.js';
 import { gameLine, kindTitle, outcomeTag, resultLine, statusText } from '../gamesummary.js';
+import { dateText, plural } from '../format.js';
 import { kindKeyTitle, ratingText } from '../kindkeys.js';
 import { decoded, playerArchiveUrl, playerLink, profileUrl } from '../links.js';
-import { dateText, ratingGraph } from '../ratinggraph.js';
+import { ratingGraph } from '../ratinggraph.js';
 import { session, settings } from '../session.js';
 
 /** The other players of a listed game, each linked to their own page. */
@@ -33,7 +34,7 @@ function ratingCard(r) {
       h('span.rating-value', ratingText(r)),
       h('span.muted.small', `± ${Math.round(r.deviation)}`),
       r.provisional ? h('span.tag.provisional', { title: 'Too few games for a settled rating' }, 'provisional') : null,
-      h('span.muted.small.games', `${r.games} game${r.games === 1 ? '' : 's'}`),
+      h('span.muted.small.games', plural(r.games, 'game')),
     ),
     ratingGraph(r.history || [], kindKeyTitle(r.kind_key)));
 }
@@ -47,8 +48,10 @@ function recordTable(record) {
       h('td', String(record[kind].win)), h('td', String(record[kind].loss)), h('td', String(record[kind].draw)))))));
 }
 
-/** The challenge link: the create form prefilled (pages/create.js reads these query parameters). */
+/** The challenge link: the create form prefilled (pages/create.js reads these query parameters); without
+ * the handicap advice (not read yet), the challenge alone. */
 export function challengeUrl(opponent, advice, me) {
+  if (!advice) return `/new?${new URLSearchParams({ challenge: opponent })}`;
   const q = new URLSearchParams({ challenge: opponent, size: String(advice.size), rated: 'true' });
   if (advice.komi !== null) { // null: an even game, the preset's komi and colours at random
     q.set('handicap', String(advice.handicap));
@@ -70,13 +73,13 @@ function challengeBox(username) {
   const sizeSel = h('select#handicap-size', { 'aria-label': 'Board size' },
     [9, 13, 19].map((s) => h('option', { value: String(s) }, `${s}×${s}`)));
   const text = h('p#handicap-advice', { 'aria-live': 'polite' });
-  const button = h('a.button.primary#challenge-button', { href: `/new?challenge=${encodeURIComponent(username)}`, 'data-link': true }, 'Challenge');
+  const button = h('a.button.primary#challenge-button', { href: challengeUrl(username, null, me), 'data-link': true }, 'Challenge');
   let asked = 0; // a slower answer for the size chosen before must not overwrite the newer one
   async function load() {
     const mine = ++asked;
     try {
       const q = new URLSearchParams({ opponent: me, size: sizeSel.value });
-      const advice = await get(`/users/${encodeURIComponent(username)}/handicap?${q}`);
+      const advice = await get(`${profileUrl(username)}/handicap?${q}`);
       if (mine !== asked) return;
       text.textContent = adviceText(advice);
       button.setAttribute('href', challengeUrl(username, advice, me));

@@ -2,16 +2,16 @@
 // (kept in the address, so a filtered list can be shared), each with its board in small and its spectators.
 import { get } from '../api.js';
 import { clear, h } from '../dom.js';
-import { KINDS } from '../games/registry.js';
+import { COLOUR_CHOICES, KIND_CHOICES, RATED_CHOICES } from '../gamesummary.js';
 import { liveGameCard } from '../livecards.js';
 import { settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
 
 const FILTERS = {
-  kind: [['', 'any'], ['go', 'Go'], ...Object.values(KINDS).map((k) => [k.key, k.title])],
+  kind: KIND_CHOICES,
   size: [['', 'any'], ...[7, 9, 10, 11, 13, 19].map((n) => [String(n), `${n}×${n}`])],
-  colours: [['', 'any'], ...[2, 3, 4, 5, 6, 7, 8].map((n) => [String(n), String(n)])],
-  rated: [['', 'any'], ['true', 'rated'], ['false', 'unrated']],
+  colours: COLOUR_CHOICES,
+  rated: RATED_CHOICES,
 };
 const LABELS = { kind: 'Game', size: 'Board size', colours: 'Colours', rated: 'Rated' };
 const PAGE = 20;
@@ -46,6 +46,7 @@ export async function watchPage(main, params, query) {
   let appended = false; // the user asked for more: no reload under their eyes
 
   async function load(append = false) {
+    if (!append && appended) return; // a ping or the poll would drop the pages the user asked for
     const q = queryOf(filters);
     q.set('limit', String(PAGE));
     if (append && cursor) q.set('cursor', cursor);
@@ -83,7 +84,7 @@ export async function watchPage(main, params, query) {
     clearTimeout(timer);
     timer = setTimeout(() => load(), 150);
   });
-  const poll = setInterval(() => { if (!appended) load(); }, 15000); // moves send no ping: fresh boards now and then
+  const poll = setInterval(() => load(), 15000); // moves send no ping: fresh boards now and then
   return () => {
     unsubscribe();
     clearTimeout(timer);
