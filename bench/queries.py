@@ -19,6 +19,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import sys
 import time
 import uuid
@@ -306,16 +307,23 @@ async def _admin(sql: str) -> None:
         await conn.close()
 
 
-async def run(shape: Shape, samples: int, keep: bool, table: Callable[[str], None] = print) -> dict[str, Any]:
-    name = f"miai_bench_queries_{uuid.uuid4().hex[:10]}"
-    await _admin(f'CREATE DATABASE "{name}"')
+async def run(
+    shape: Shape, samples: int, keep: bool, table: Callable[[str], None] = print, reuse: str | None = None
+) -> dict[str, Any]:
+    """Fill a new database of `shape` (or time the pages on `reuse`, one an earlier `--keep` left with the
+    same shape) and print each page's p50/p99."""
+    name = reuse or f"miai_bench_queries_{uuid.uuid4().hex[:10]}"
+    if reuse is None:
+        await _admin(f'CREATE DATABASE "{name}"')
     dsn = f"{ADMIN_URL.rsplit('/', 1)[0]}/{name}"
     engine = make_engine(dsn.replace("postgresql://", "postgresql+asyncpg://", 1))
+    keep = keep or reuse is not None  # a database this run did not make is not this run's to drop
     try:
-        await migrate(engine)
-        started = time.perf_counter()
-        await fill(dsn, shape)
-        log(f"loaded in {time.perf_counter() - started:.0f} s")
+        if reuse is None:
+            await migrate(engine)
+            started = time.perf_counter()
+            await fill(dsn, shape)
+            log(f"loaded in {time.perf_counter() - started:.0f} s")
         async with sessions(engine)() as db:
             timings = await time_pages(db, shape, samples, shape.seed + 2)
         summary = {
@@ -346,13 +354,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quick", action="store_true", help="20,000 / 2,000 games, 2,000 users, 40 samples")
     parser.add_argument("--keep", action="store_true", help="keep the database (its name goes to stderr)")
+    parser.add_argument(
+        "--reuse", metavar="NAME", help="time the pages on a database an earlier --keep left (same counts)"
+    )
     args = parser.parse_args(argv)
+    if args.reuse is not None and not re.fullmatch(r"miai_bench_queries_[0-9a-f]{10}", args.reuse):
+        parser.error("--reuse takes the name a --keep run printed (miai_bench_queries_ and 10 hex digits)")
     if args.quick:
         args.finished, args.active, args.users, args.samples = 20_000, 2_000, 2_000, 40
     if min(args.finished, args.active, args.samples) < 1 or args.users < 4:
         parser.error("counts must be positive (at least 4 users)")
     shape = Shape(args.finished, args.active, args.users, args.seed)
-    asyncio.run(run(shape, args.samples, args.keep))
+    asyncio.run(run(shape, args.samples, args.keep, reuse=args.reuse))
 
 
 if __name__ == "__main__":

@@ -15,6 +15,7 @@ from miai.engines import game_search, players
 from miai.engines.kernel import jit
 from miai.engines.levels import DEFAULT_SECONDS, GameBudget, choose_move_any_game, game_budget
 from miai.engines.players import MoveRequest
+from miai.engines.result import SearchResult
 
 GAME = 987_654_322
 
@@ -30,6 +31,10 @@ class Recording:
     def move(self, state: Any, level: int, seconds: float | None, seed: int) -> Any:
         self.asked.append((level, seconds, seed))
         return sorted(state.legal_moves(), key=str)[0]
+
+    def evaluate(self, state: Any, playouts: int, seed: int) -> SearchResult[Any]:
+        move = self.move(state, 1, None, seed)
+        return SearchResult(move, playouts, 0.5, playouts, 0.0, [move])
 
     def close(self) -> None:
         self.closed = True

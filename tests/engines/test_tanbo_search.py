@@ -136,3 +136,24 @@ def test_the_tree_is_kept_when_states_travel_without_their_record() -> None:
     assert search.search(portable(state), playouts=10).reused > 0
     stranger = new_game(9).play(Place(new_game(9).legal_points()[0]))
     assert search.search(portable(stranger.play(stranger.legal_moves()[0])), playouts=10).reused == 0
+
+
+def test_the_first_timed_move_loads_the_compiled_search_before_its_clock_starts(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Loading (or, on a fresh install, compiling) the kernel is not thinking time: it happens before the
+    searcher first reads its clock."""
+    from miai.engines.tanbo import search as module
+
+    events: list[str] = []
+
+    def clock() -> float:
+        events.append("clock")
+        return 0.0 if events.count("clock") < 3 else 1e9  # time is up after the first chunk
+
+    monkeypatch.setattr(module, "_warmed", [])
+    real_warm_up = module.warm_up
+    monkeypatch.setattr(module, "warm_up", lambda: (events.append("warm"), real_warm_up()))
+    TanboSearcher(now=clock).move(new_game(9), 10, 0.5, 1)
+    assert events[0] == "warm" and "clock" in events
+    assert module._warmed == [True]

@@ -73,6 +73,29 @@ def _challenge(player: Player, name: str, **options: object) -> int:
     return int(answer.json()["id"])
 
 
+def test_views_say_which_player_is_a_bot(client: TestClient) -> None:
+    """The badge's data: the game snapshot's and the lists' players, and the profile, which also says that a
+    person's challenge to the bot cannot be rated here."""
+    human, bot = register(client, "viewer"), make_bot(client, "badgebot")
+    game_id = _challenge(human, "badgebot")
+    bot.ok(f"/api/v1/games/{game_id}/join", {})
+    seated = {p["username"]: p["is_bot"] for p in human.get(f"/api/v1/games/{game_id}").json()["players"]}
+    assert seated == {"viewer": False, "badgebot": True}
+    profile = human.get("/api/v1/users/badgebot").json()
+    assert (profile["is_bot"], profile["computer"], profile["rated_challenges"]) == (True, False, False)
+    assert human.get("/api/v1/users/viewer").json()["rated_challenges"] is True
+    other_bot = make_bot(client, "peerbot")  # bots among themselves play rated games
+    assert other_bot.get("/api/v1/users/badgebot").json()["rated_challenges"] is True
+    assert other_bot.get("/api/v1/users/viewer").json()["rated_challenges"] is False
+    for player in (human, bot):  # (a game with no clock to start needs no confirming)
+        if human.get(f"/api/v1/games/{game_id}").json()["status"] == "confirming":
+            player.ok(f"/api/v1/games/{game_id}/confirm")
+    live = client.get("/api/v1/games/live").json()["games"]
+    shown = next(g for g in live if g["id"] == game_id)
+    listed = {p["user"]: (p["is_bot"], p["computer"]) for p in shown["players"]}
+    assert listed == {"viewer": (False, False), "badgebot": (True, False)}
+
+
 def test_a_declined_challenge_shows_the_reason_to_the_challenger(client: TestClient) -> None:
     human, bot = register(client, "challenger"), make_bot(client, "pickybot")
     game_id = _challenge(human, "pickybot")
@@ -170,6 +193,7 @@ def test_the_operator_may_allow_rated_games_between_bots_and_people(lenient_clie
     game_id = _challenge(human, "ratedbot", rated=True)
     bot.ok(f"/api/v1/games/{game_id}/join", {})
     assert human.get(f"/api/v1/games/{game_id}").json()["status"] == "confirming"
+    assert human.get("/api/v1/users/ratedbot").json()["rated_challenges"] is True
 
 
 def test_where_the_operator_allows_it_a_mid_game_switch_still_rates(lenient_client: TestClient) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 import subprocess
 import sys
 import uuid
@@ -150,3 +151,38 @@ def test_the_benchmark_runs_small_and_reports_every_page() -> None:
         p50, p99 = (float(x) for x in row[len(page) :].split())
         assert 0 < p50 <= p99
     assert "ANALYZE" in done.stderr
+
+
+def test_a_kept_database_is_timed_again_without_loading_and_is_not_dropped() -> None:
+    """`--keep` then `--reuse NAME`: the second run loads nothing and leaves the database for the next."""
+    need(postgres_reachable(), "PostgreSQL is not reachable on 127.0.0.1:5432")
+    small = ["--finished", "2000", "--active", "200", "--users", "100", "--samples", "3"]
+
+    def bench(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, str(REPO / "bench" / "queries.py"), *small, *args],
+            check=False, capture_output=True, text=True, timeout=120, cwd=REPO,
+        )
+
+    kept = bench("--keep")
+    assert kept.returncode == 0, kept.stderr
+    name = re.findall(r"kept database (miai_bench_queries_[0-9a-f]{10})", kept.stderr)[0]
+    try:
+        for _ in range(2):  # twice: the first reuse left it in place
+            again = bench("--reuse", name)
+            assert again.returncode == 0, again.stderr
+            assert "loaded in" not in again.stderr and f"kept database {name}" in again.stderr
+            assert any(line.startswith("profile") for line in again.stdout.splitlines())
+    finally:
+        asyncio.run(_drop(name))
+    for hostile in ("postgres", 'miai_bench_queries_x"; DROP', "miai_bench_queries_" + "a" * 11, "é" * 40):
+        refused = bench("--reuse", hostile)
+        assert refused.returncode == 2 and "--reuse takes" in refused.stderr, hostile
+
+
+async def _drop(name: str) -> None:
+    conn = await asyncpg.connect(PG_ADMIN)
+    try:
+        await conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    finally:
+        await conn.close()

@@ -154,6 +154,18 @@ def test_pages_read_marks_and_the_cap(client: TestClient) -> None:
     assert alice.ok(READ)["marked"] == 0 and listing(bob)["unread"] == 1
 
 
+def test_opening_a_game_reads_its_notifications_only(client: TestClient) -> None:
+    """The game page sends {"game": id} when a player opens it: that game's notifications are read, not
+    another game's, and not another member's."""
+    alice, bob = register(client, "alice"), register(client, "bob")
+    first = alice.ok("/api/v1/games", {"size": 9, "team": 1, "challenge": "bob"})["id"]
+    second = alice.ok("/api/v1/games", {"size": 9, "team": 1, "challenge": "bob"})["id"]
+    assert alice.ok(READ, {"game": first}) == {"ok": True, "marked": 0, "unread": 0}  # bob's stay unread
+    assert bob.ok(READ, {"game": first}) == {"ok": True, "marked": 1, "unread": 1}
+    assert kinds(bob) == [("challenge", second, False), ("challenge", first, True)]
+    assert bob.ok(READ, {"game": first})["marked"] == 0  # read already
+
+
 def test_hostile_queries_and_bodies_answer_422(client: TestClient) -> None:
     alice = register(client, "alice")
     for query in (
@@ -182,6 +194,10 @@ def test_hostile_queries_and_bodies_answer_422(client: TestClient) -> None:
         '{"id": "\\u0000"}',
         '{"id": "\\ud800"}',
         '{"up_to": 1, "id": 1}',
+        '{"game": 1, "id": 1}',
+        '{"game": 0}',
+        '{"game": "1"}',
+        '{"game": null, "up_to": 1, "id": 2}',
         '{"everything": true}',
         "[]",
         '"all"',

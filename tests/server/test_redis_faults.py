@@ -112,6 +112,36 @@ async def _hub_survives() -> None:
         await proxy.close()
 
 
+def test_an_observer_that_fails_costs_nobody_the_message_or_the_link() -> None:
+    """An observer of Redis messages (the stream's cache, the spectator counts) that raises on one message:
+    the subscribers still get it, the link stays up, and the next message arrives too."""
+    need(redis_reachable(), "Redis is not reachable on 127.0.0.1:6379")
+    asyncio.run(_failing_observer())
+
+
+async def _failing_observer() -> None:
+    prefix, url = _prefix(), f"redis://{REDIS[0]}:{REDIS[1]}/0"
+    here, other = Hub(url, prefix), Hub(url, prefix)
+    seen: list[str] = []
+
+    def fragile(message: Message) -> None:
+        seen.append(message.t)
+        raise KeyError("an observer's bug")
+
+    here.observe(fragile)
+    await here.start()
+    await other.start()
+    try:
+        async with here.subscribe("game:1") as game_here:
+            for version, move in ((2, "E5"), (3, "D4")):
+                await other.publish(Message("game:1", "move", {"move": move}, version))
+                assert (await _next(game_here)) == Message("game:1", "move", {"move": move}, version)
+            assert seen == ["move", "move"] and here.redis_state == "ok" and not game_here.overflowed
+    finally:
+        await here.stop()
+        await other.stop()
+
+
 def test_a_silently_dropped_redis_link_is_noticed_and_reconnected() -> None:
     """A connection that stays open but carries nothing (NAT, firewall, partition) must not leave the
     process deaf to the others for ever: the listener pings a quiet link and reconnects when nothing

@@ -6,7 +6,8 @@ Twenty people play the computer at once over the API and websockets (7x7, level 
 points, then passes; a spectator of each game watches on the OTHER web process. In the middle, one worker
 is killed with SIGKILL while it holds a job. Every game must still end with a result, its events must be
 versioned without a gap, the computer must never have answered one move twice, the spectators must have
-seen every computer move, and the web processes must never have started an engine process.
+seen every computer move (and been counted by the web process they do not use), and the web processes must
+never have started an engine process.
 """
 
 from __future__ import annotations
@@ -148,8 +149,23 @@ async def play_everything(
     games = list(await asyncio.gather(*(start_game(webs[i % 2], webs[1 - i % 2], i) for i in range(GAMES))))
     progress(f"{GAMES} games started against the computer; playing")
     killer = asyncio.create_task(kill_mid_job(victim, prefix, games))
+    counted = asyncio.create_task(spectators_counted(webs[0], webs[1], games))
     await asyncio.wait_for(asyncio.gather(*(play(game) for game in games)), ALL_SECONDS)
+    assert await counted, f"{webs[0].base} never counted a spectator watching on {webs[1].base}"
     return games, await killer
+
+
+async def spectators_counted(web: Server, other: Server, games: list[Game]) -> bool:
+    """Whether `web`'s live list counted a spectator whose socket is on `other` while the games went on
+    (spectator counts are every process's with Redis: realtime/watchers.py)."""
+    watched_there = {game.id for game in games if game.spectator is other}
+    async with httpx.AsyncClient(base_url=f"{web.base}/api/v1", timeout=30) as http:
+        while not all(game.result is not None for game in games):
+            live = (await http.get("/games/live", params={"limit": 100})).json()["games"]
+            if any(g["id"] in watched_there and g["spectators"] == 1 for g in live):
+                return True
+            await asyncio.sleep(0.2)
+    return False
 
 
 async def start_game(player: Server, spectator: Server, index: int) -> Game:

@@ -11,7 +11,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from miai.server.play.stream import RecordMoved
-from miai.server.realtime.hub import Message
+from miai.server.realtime.hub import Hub, Message
 from miai.server.realtime.watchers import Watchers
 from miai.server.storage.models import Game
 from tests.server.conftest import register
@@ -100,15 +100,15 @@ def test_a_closed_count_announces_nothing_more() -> None:
     """At app shutdown the pending announcements are cancelled: none reaches a hub that has stopped."""
     heard: list[Message] = []
 
-    class Ear:  # the hub, as far as the count uses it
+    class Ear(Hub):  # a hub without Redis that records what it is given
         def dispatch_here(self, message: Message) -> None:
             heard.append(message)
 
     async def arrive(close: bool) -> None:
-        watchers = Watchers(Ear(), every=0.01)  # type: ignore[arg-type]
+        watchers = Watchers(Ear(), every=0.01)
         watchers.add(7)
         if close:
-            watchers.close()
+            await watchers.close()
         await asyncio.sleep(0.05)
 
     asyncio.run(arrive(close=False))

@@ -36,6 +36,8 @@ RESULT_CASES: list[tuple[dict[str, Any], str, str]] = [
     (ended("resign", [1]), "go", "Black wins by resignation"),
     (ended("timeout", [2]), "go", "White wins on time"),
     (ended("passes", []), "go", "Draw"),
+    # An uploaded record without RE: no result at all, which is no draw.
+    ({"reason": None, "winners": [], "draw": False, "margin": None}, "go", "No result"),
     (ended("connection", [2]), "hex", "White wins: White joined their two edges"),
     (ended("resign", [1]), "hex", "Black wins by resignation"),
     (ended("noMoves", [1]), "amazons", "White wins: Black cannot move"),
@@ -84,6 +86,8 @@ async () => {
     noTime: dateTimeText(null),
     keys: ['go-9', 'hex', 'tanbo-teams', 'go-multi', 'chess'].map(kindKeyTitle),
     challenge: challengeUrl('zoë', null, 'me'),
+    rated: challengeUrl('zoë', { size: 9, handicap: 0, komi: 0.5, black: 'me' }, 'me'),
+    unrated: challengeUrl('abot', { size: 13, handicap: 0, komi: null, black: null }, 'me', false),
   };
 }
 """
@@ -96,4 +100,6 @@ def test_the_shared_words_of_the_lists(browser: Browser, server: str) -> None:
         "noTime": "",
         "keys": ["Go 9×9", "Hex", "Tanbo, teams", "Go, three or more colours", "chess"],
         "challenge": "/new?challenge=zo%C3%AB",
+        "rated": "/new?challenge=zo%C3%AB&size=9&rated=true&handicap=0&komi=0.5&team=1",
+        "unrated": "/new?challenge=abot&size=13",  # a bot, where people's rated games with bots are refused
     }

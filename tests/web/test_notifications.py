@@ -1,6 +1,7 @@
 """The notification bell, at desktop and phone size: a member is told live (toast and count) that a challenge
 arrived, that it is their turn after the opponent's move, and that the game finished; opening one from the
-list opens its game, and the count goes down as they are read."""
+list opens its game, which reads what the bell said about that game (as OGS does), and news about the game
+on screen arrives read."""
 
 from __future__ import annotations
 
@@ -47,21 +48,27 @@ def test_challenge_turn_and_result_reach_the_bell(
     items.nth(0).get_by_role("link").click()
     expect(page).to_have_url(re.compile(rf"/games/{gid}$"))
     expect(page.locator("#turn")).to_contain_text("Your turn")
-    expect(count).to_have_text("1")  # the challenge is still unread
+    expect(count).to_have_count(0)  # opening the game read both of its notifications, the challenge too
 
     play(page, "C3", 2)
     api(alice, csrf_alice, "POST", f"/games/{gid}/resign")
-    expect(count).to_have_text("2")  # no toast about the game on screen, but the count says it
+    expect(page.locator(".result-card")).to_be_visible()
+    second = api(alice, csrf_alice, "POST", "/games", {"size": 9, "team": 1, "challenge": bob.name})["id"]
+    expect(toast).to_have_text(f"{alice.name} challenges you to game {second}")
+    expect(count).to_have_text("1")  # the result of the game on screen was read as it came; the challenge not
     bell.click()
-    finished = page.locator("#notification-list .notification.unread").first
-    expect(finished).to_contain_text(f"Game {gid} has finished: you won")
-    expect(page.locator("#notification-list .notification")).to_have_count(3)
+    listed = page.locator("#notification-list .notification")
+    expect(listed).to_have_count(4)
+    unread = page.locator("#notification-list .notification.unread")
+    expect(unread).to_have_count(1)
+    expect(unread).to_contain_text(f"{alice.name} challenges you to game {second}")
+    expect(listed.nth(1)).to_contain_text(f"Game {gid} has finished: you won")
     page.click("#notifications-read-all")
-    expect(page.locator("#notification-list .notification.unread")).to_have_count(0)
+    expect(unread).to_have_count(0)
     expect(count).to_have_count(0)
     expect(page.locator("#notifications-read-all")).to_be_disabled()
     page.reload()
-    expect(page.locator("#notification-list .notification")).to_have_count(3)
+    expect(listed).to_have_count(4)
     expect(count).to_have_count(0)  # read is stored, not only shown
     for user in (alice, bob):
         user.check_no_errors()

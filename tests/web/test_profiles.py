@@ -213,3 +213,44 @@ def test_a_hostile_challenge_link_prefills_nothing_wrong(
         expect(page.locator(field)).to_have_value(value)
     member.check_no_errors()
     member.context.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_people_challenge_a_bot_from_its_profile_and_its_badge_follows_it(
+    browser: Browser, server: str, viewport: ViewportSize
+) -> None:
+    """A member's bot account (POST /me/bot) has its badge on its page, on the game page and in the lists;
+    a person challenges it from its page, unrated (the server keeps bots out of people's ratings here)."""
+    t = "d" if viewport is DESKTOP else "p"
+    person, bot = (open_browser(browser, server, f"{name}{t}", viewport) for name in ("botfan", "robo"))
+    csrf, bot_csrf = register_by_api(person), register_by_api(bot)
+    api(bot, bot_csrf, "POST", "/me/bot", {"confirm": "irreversible"})
+    page = person.page
+    page.goto(f"/users/{bot.name}")
+    expect(page.locator(".profile-head .tag.bot")).to_have_text("bot")
+    expect(page.locator("#handicap-advice")).to_have_text("An even game: colours at random, the rules’ komi.")
+    assert_fits_width(page)
+    page.click("#challenge-button")
+    expect(page.locator("#challenge")).to_have_value(bot.name)
+    expect(page.locator("#rated")).not_to_be_checked()
+    page.click("#create-submit")
+    expect(page.locator(".board")).to_be_visible()
+    gid = int(re.findall(r"/games/(\d+)", page.url)[0])
+    api(bot, bot_csrf, "POST", f"/games/{gid}/join", {})  # the bot accepts
+    expect(page.locator(".members li", has_text=bot.name).locator(".tag.bot")).to_have_text("bot")
+    expect(page.locator(".members li", has_text=person.name).locator(".tag.bot")).to_have_count(0)
+    for user, token in ((person, csrf), (bot, bot_csrf)):  # (an accepted challenge may need no confirming)
+        if api(user, token, "GET", f"/games/{gid}")["status"] == "confirming":
+            api(user, token, "POST", f"/games/{gid}/confirm")
+    expect(page.locator("#turn")).to_be_visible()
+    snap = api(person, csrf, "GET", f"/games/{gid}")  # colours at random: whoever is on move resigns
+    on_move = next(p["username"] for p in snap["players"] if p["team"] == snap["to_move"]["team"])
+    resigner, token = (person, csrf) if on_move == person.name else (bot, bot_csrf)
+    api(resigner, token, "POST", f"/games/{gid}/resign", {})
+    page.goto(f"/users/{person.name}")
+    expect(page.locator(f'#recent-games li[data-game="{gid}"] .tag.bot')).to_have_text("bot")
+    page.goto(f"/archive?player={person.name}")
+    expect(page.locator(f'#archive-games > li[data-game="{gid}"] .tag.bot')).to_have_text("bot")
+    for user in (person, bot):
+        user.check_no_errors()
+        user.context.close()

@@ -12,12 +12,19 @@ import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from miai.engines.result import SearchResult
+
 
 class GameSearcher(Protocol):
     """One seat's computer player for one game: asked for a move at a time."""
 
     def move(self, state: Any, level: int, seconds: float | None, seed: int) -> Any:
         """A legal move for the player to move in `state` (levels 1..10 as `levels.style` describes)."""
+        ...
+
+    def evaluate(self, state: Any, playouts: int, seed: int) -> SearchResult[Any]:
+        """The search's statistics of `state` after `playouts` simulations of a new tree, for a game
+        review: no level and no deliberate error; `win_rate` is the player to move's winning chance."""
         ...
 
     def close(self) -> None:

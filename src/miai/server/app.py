@@ -9,13 +9,17 @@ from pathlib import Path
 from typing import Any
 
 from fastapi import FastAPI, HTTPException, Request
+from fastapi.exception_handlers import http_exception_handler
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
+from starlette.exceptions import HTTPException as FrameworkError
 
 import miai
 from miai.server.api import accounts, admin, finding, games, health, openapi, outbox, practice, ratings
 from miai.server.api import bot_accounts as bot_routes
 from miai.server.api import notifications as notification_routes
+from miai.server.api import reviews as review_routes
+from miai.server.api import uploads as upload_routes
 from miai.server.api.body_limit import BodyLimit
 from miai.server.api.headers import SecurityHeaders
 from miai.server.api.rate_limits import rate_limits_for
@@ -31,6 +35,7 @@ from miai.server.play.computer import Computers
 from miai.server.play.practice import Practice
 from miai.server.play.service import GameService
 from miai.server.play.stream import Clock, system_now
+from miai.server.play.uploads import MAX_RECORD_BYTES
 from miai.server.realtime import ws
 from miai.server.realtime.hub import Hub
 from miai.server.realtime.watchers import Watchers
@@ -70,7 +75,7 @@ def create_app(
         app.state.sessions = sessions(engine)
         app.state.rate_limits = rate_limits_for(settings)
         app.state.hub = Hub(settings.redis_url, settings.redis_prefix)
-        app.state.watchers = Watchers(app.state.hub)  # spectators of this app's game sockets
+        app.state.watchers = Watchers(app.state.hub)  # spectators: this app's sockets, with Redis every app's
         await app.state.hub.start()
         mailer = Mailer(enabled=bool(settings.smtp_host), base_url=settings.base_url, now=now)
         app.state.mailer = mailer
@@ -101,10 +106,10 @@ def create_app(
                 app.state.sessions, now, settings.guest_idle_days, settings.guest_expiry_interval
             )
             tasks.append(asyncio.create_task(expiry))
-        if background and isinstance(jobs, RedisJobs):  # the sweep resumes games, and heals lost jobs
+        if background:  # the sweep heals lost jobs: stalled reviews, and with Redis the computers' moves
             interval = settings.engine_sweep_interval
-            tasks.append(asyncio.create_task(run_sweep(app.state.sessions, jobs, interval)))
-        elif background:
+            tasks.append(asyncio.create_task(run_sweep(app.state.sessions, jobs, interval, now)))
+        if background and not isinstance(jobs, RedisJobs):
             await app.state.computers.resume()
             tasks.append(asyncio.create_task(asyncio.to_thread(_warm_up_estimator)))
         try:
@@ -117,7 +122,7 @@ def create_app(
             for task in tasks:
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            app.state.watchers.close()
+            await app.state.watchers.close()
             await app.state.hub.stop()
             await app.state.rate_limits.close()
             await engine.dispose()
@@ -131,7 +136,9 @@ def create_app(
         redoc_url=None,
     )
     openapi.install(app)
-    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)  # inside the headers: a 413 gets them
+    app.add_middleware(  # inside the headers: a 413 gets them
+        BodyLimit, max_bytes=settings.max_body_bytes, paths={upload_routes.UPLOAD_PATH: MAX_RECORD_BYTES}
+    )
     app.add_middleware(SecurityHeaders, settings=settings)  # added last, so outermost: on every response
     app.state.settings = settings
 
@@ -150,14 +157,25 @@ def create_app(
         body = err.detail if isinstance(err.detail, dict) else {"error": "error", "message": str(err.detail)}
         return JSONResponse(body, status_code=err.status_code, headers=err.headers)
 
+    @app.exception_handler(FrameworkError)
+    async def framework_error(request: Request, err: FrameworkError) -> Response:
+        """The framework's own errors. Its 400 is a JSON body it could not parse at all (not UTF-8, nested
+        too deep): `bad_input` like any other body that is not JSON. The rest keep its shape (405)."""
+        if err.status_code == 400:
+            message = "the body is not JSON (it must be UTF-8 text, nested at most a few hundred levels deep)"
+            return JSONResponse({"error": "bad_input", "message": message}, status_code=422)
+        return await http_exception_handler(request, err)
+
     app.include_router(health.router, prefix="/api/v1")  # /health, /health/live, /health/ready
     app.include_router(accounts.router, prefix="/api/v1")
     app.include_router(bot_routes.router, prefix="/api/v1")  # POST /me/bot
     app.include_router(finding.router, prefix="/api/v1")  # before games': /games/live is no game id
+    app.include_router(upload_routes.router, prefix="/api/v1")  # POST /games/upload, GET /games/{id}/record
     app.include_router(games.router, prefix="/api/v1")
     app.include_router(admin.router, prefix="/api/v1")
     app.include_router(outbox.router, prefix="/api/v1")
     app.include_router(practice.router, prefix="/api/v1")
+    app.include_router(review_routes.router, prefix="/api/v1")  # engine reviews of finished games
     app.include_router(ratings.router, prefix="/api/v1")
     app.include_router(notification_routes.router, prefix="/api/v1")
     app.include_router(ws.router, prefix="/api/v1")

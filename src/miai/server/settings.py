@@ -124,6 +124,7 @@ class Settings(BaseSettings):
     rate_limit_seats: str = Field(default="60/hour", description="joins and leaves of games per user")
     rate_limit_practice: str = Field(default="30/hour", description="practice games started per user")
     rate_limit_area: str = Field(default="60/minute", description="territory estimates per user or address")
+    rate_limit_reviews: str = Field(default="10/hour", description="game reviews asked for per user")
     rate_limit_password_reset: str = Field(
         default="5/hour", description="password reset requests per address"
     )
@@ -179,7 +180,7 @@ class Settings(BaseSettings):
         ge=0.1,
         le=3600,
         allow_inf_nan=False,
-        description="seconds between re-submissions of computer moves that are due (engine_queue=redis)",
+        description="seconds between sweeps for due computer moves (engine_queue=redis) and stalled reviews",
     )
     computer_seconds: float = Field(
         default=5.0,
@@ -187,6 +188,12 @@ class Settings(BaseSettings):
         le=60,
         allow_inf_nan=False,
         description="a computer's think per move in server games (level 10's budget, a cap for 1..9)",
+    )
+    review_quick_playouts: int = Field(
+        default=400, ge=1, le=100_000, description="engine playouts per position of a quick game review"
+    )
+    review_deep_playouts: int = Field(
+        default=3000, ge=1, le=100_000, description="engine playouts per position of a deep game review"
     )
     outbox_interval: Seconds = Field(default=2.0, description="seconds between e-mail outbox runs")
     # -- limits on input
@@ -270,6 +277,7 @@ class Settings(BaseSettings):
         "rate_limit_seats",
         "rate_limit_practice",
         "rate_limit_area",
+        "rate_limit_reviews",
         "rate_limit_password_reset",
     )
     @classmethod

@@ -19,8 +19,10 @@ from miai.engines.amazons.evaluate import new_work
 from miai.engines.amazons.tree import (
     COUNT,
     FIRST,
+    K_ROOT_KEEP,
     MOVE,
     PRIOR,
+    SUM,
     VISITS,
     default_knobs,
     new_pool,
@@ -29,11 +31,13 @@ from miai.engines.amazons.tree import (
 )
 from miai.engines.game_search import moves_since
 from miai.engines.levels import TOP_LEVEL, game_budget
+from miai.engines.result import MoveStats, SearchResult
 
 CAPACITY = 150_000  # nodes (48 bytes each: 7 MB a seat; a process holds up to 64 seats)
 RESERVE = 30_000  # a search starts a new tree rather than begin with fewer free nodes than this
 BATCH = 1  # simulations between two looks at the clock (one takes milliseconds)
 # Simulations per level below the top (each expands one node); level 10 searches for the whole time.
+EVALUATE_SECONDS = 600.0  # a review's search is bounded by its playouts; this only guards against a hang
 SIMULATIONS = {1: 1, 2: 3, 3: 8, 4: 20, 5: 50, 6: 120, 7: 300, 8: 700, 9: 1_500}
 
 
@@ -62,6 +66,38 @@ class AmazonsSearcher:
         self._follow(state)
         self._search(state, budget, limit)
         return self._best(state)
+
+    def evaluate(self, state: AmazonsState, playouts: int, seed: int) -> SearchResult[AmazonsMove]:
+        """The root's statistics after `playouts` simulations of a new tree (a game review): no level, no
+        deliberate error, no clock. The search is deterministic: `seed` is not needed."""
+        if state.is_over:
+            raise ValueError("the game is over: there is no move to search")
+        started = self.now()
+        warm_up()
+        capacity = self.capacity
+        self.close()  # a new tree for the position, in a pool the size of the budget (a node a child)
+        self.capacity = min(capacity, 1 + (playouts + 1) * int(self.knobs[K_ROOT_KEEP]))
+        try:
+            self._follow(state)
+            self._search(state, EVALUATE_SECONDS, playouts)
+        finally:
+            self.capacity = capacity
+        n2 = state.size * state.size
+        first, count = int(self.ni[self.root, FIRST]), int(self.ni[self.root, COUNT])
+        stats: list[MoveStats[AmazonsMove]] = []
+        for c in range(first, first + count) if first >= 0 else range(0):
+            visits = float(self.nf[c, VISITS])
+            rate = float(self.nf[c, SUM]) / visits if visits else float(self.nf[c, PRIOR])
+            frm, to, arrow = unpack(int(self.ni[c, MOVE]), n2)
+            stats.append(MoveStats(QueenMove(int(frm), int(to), int(arrow)), int(visits), rate))
+        done = self.last_playouts
+        self.close()
+        if not stats:
+            raise RuntimeError("the search pool is too small to hold the root's moves")
+        stats.sort(key=lambda s: (-s.visits, -s.win_rate))
+        best = stats[0]
+        elapsed = self.now() - started
+        return SearchResult(best.move, best.visits, best.win_rate, done, elapsed, [best.move], stats)
 
     def close(self) -> None:
         self.ni, self.nf, self.meta = new_pool(1)

@@ -34,13 +34,30 @@ from miai.engines.hex.board import (
     width,
 )
 from miai.engines.hex.connect import connections
-from miai.engines.hex.tree import USED, best_child, child_with_move, compact, new_pool, reset, simulate
+from miai.engines.hex.tree import (
+    AMAF_VISITS,
+    AMAF_WINS,
+    COUNT,
+    FIRST,
+    MOVE,
+    USED,
+    VISITS,
+    WINS,
+    best_child,
+    child_with_move,
+    compact,
+    new_pool,
+    reset,
+    simulate,
+)
 from miai.engines.levels import game_budget
 from miai.engines.mcts import MCTS
+from miai.engines.result import MoveStats, SearchResult
 
 CAPACITY = 1_000_000  # nodes (28 bytes each)
 LOOKS = 40  # looks at the clock per move at least: batches shrink when the machine is busy
 MIN_SIZE = 3  # the padded board and its edge templates: on 2×2 the compiled search answers off the board
+EVALUATE_SECONDS = 600.0  # a review's search is bounded by its playouts; this only guards against a hang
 _compiled: list[bool] = []  # set once this process has run the compiled search
 
 
@@ -96,20 +113,69 @@ class HexSearcher:
             return rng.choice(legal)
         return self._search(state, legal, level, seconds, seed)
 
+    def evaluate(self, state: HexState, playouts: int, seed: int) -> SearchResult[HexMove]:
+        """The root's statistics after `playouts` simulations of a new tree (a game review): no level, no
+        deliberate error; the swap, when available, valued by a search of the swapped position."""
+        if state.is_over:
+            raise ValueError("the game is over: there is no move to search")
+        if state.size < MIN_SIZE:
+            return MCTS(random.Random(seed), reuse=False).search(state, playouts=playouts)
+        started = time.monotonic()
+        legal = state.legal_moves()
+        self.close()  # a new tree the size of the budget: the review's position follows no earlier search
+        self.pool = new_pool(min(self.capacity, 1 + playouts * state.size * state.size))
+        self.root, self.at = 0, state
+        done = self._simulate(state, legal, EVALUATE_SECONDS, playouts, seed)
+        ni, nf, _ = self.pool
+        first, count = int(ni[0, FIRST]), int(ni[0, COUNT])
+        stats: list[MoveStats[HexMove]] = []
+        for c in range(first, first + count) if first >= 0 else range(0):
+            visits = float(nf[c, VISITS])
+            rate = float(nf[c, WINS]) / visits if visits else float(nf[c, AMAF_WINS] / nf[c, AMAF_VISITS])
+            stats.append(MoveStats(Place(unpadded(int(ni[c, MOVE]), state.size)), int(visits), rate))
+        self.close()
+        stats.sort(key=lambda s: (-s.visits, -s.win_rate))
+        best = stats[0] if stats else None
+        if state.swap_available:  # the better of swapping and the most visited placement
+            swapped = self.evaluate(state.play(SWAP), playouts, seed)
+            swap: MoveStats[HexMove] = MoveStats(SWAP, swapped.playouts, 1.0 - swapped.win_rate)
+            done += swapped.playouts
+            best = swap if best is None or swap.win_rate > best.win_rate else best
+            stats = sorted([*stats, swap], key=lambda s: (-s.visits, -s.win_rate))
+        if best is None:  # the pool was full before the root could grow
+            return MCTS(random.Random(seed), reuse=False).search(state, playouts=playouts)
+        elapsed = time.monotonic() - started
+        return SearchResult(best.move, best.visits, best.win_rate, done, elapsed, [best.move], stats)
+
     # --- internals
 
     def _search(
         self, state: HexState, legal: list[HexMove], level: int, seconds: float | None, seed: int
     ) -> HexMove:
+        allowance = game_budget(level, seconds)
+        ni, nf, _ = self.follow(state)
+        self.last_playouts = self._simulate(state, legal, allowance.seconds, allowance.playouts, seed)
+        best = int(best_child(ni, nf, self.root))
+        if best < 0:  # the pool was full before the root could grow: any legal move
+            return legal[0]
+        chosen = Place(unpadded(int(ni[best, 0]), state.size))
+        self.root = best
+        self.at = state.play(chosen)
+        return chosen
+
+    def _simulate(
+        self, state: HexState, legal: list[HexMove], budget: float, playouts: int | None, seed: int
+    ) -> int:
+        """Simulations from the root (at `state`) for `budget` seconds or `playouts`; how many ran."""
+        assert self.pool is not None
+        ni, nf, meta = self.pool
         size = state.size
-        ni, nf, meta = self.follow(state)
         cells = board_of(state.cells, size)
         allowed = root_mask(state, legal)
         everywhere = np.ones_like(cells)
         last = state.last_move
         last_cell = padded(last.point, size) if isinstance(last, Place) else -1
-        allowance = game_budget(level, seconds)
-        budget, playouts = allowance.seconds, allowance.playouts or 1 << 62
+        playouts = playouts or 1 << 62
         inner, off = inner_cells(size), offsets(size)
         scratch = empty_board(size)
         area = width(size) * width(size)
@@ -141,14 +207,7 @@ class HexSearcher:
             spent, now = time.monotonic() - now, time.monotonic()
             rate = batch / max(spent, 1e-5)  # simulations a second just now
             batch = max(1, min(4096, int(rate * min(budget / LOOKS, deadline - now))))
-        self.last_playouts = done
-        best = int(best_child(ni, nf, self.root))
-        if best < 0:  # the pool was full before the root could grow: any legal move
-            return legal[0]
-        chosen = Place(unpadded(int(ni[best, 0]), size))
-        self.root = best
-        self.at = state.play(chosen)
-        return chosen
+        return done
 
     def follow(self, state: HexState) -> tuple[Any, Any, Any]:
         """The pool with `self.root` at `state`: walked down from the last search, or fresh."""

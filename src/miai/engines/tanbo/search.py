@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from miai.core.tanbo import TanboState
+from miai.core.tanbo import TanboState, new_game
 from miai.core.twoplayer import Place
 from miai.engines.game_search import moves_since as game_moves_since
 from miai.engines.kernel.playout import new_rng
@@ -169,6 +169,17 @@ def useful_points(state: TanboState) -> list[int]:
     return useful or state.legal_points()
 
 
+_warmed: list[bool] = []  # set once this process has run the compiled search
+
+
+def warm_up() -> None:
+    """Load the compiled search (numba's cache; a first install compiles it, about half a minute) once per
+    process with a tiny search, so that a timed move does not spend its thinking time on that."""
+    if not _warmed:
+        _warmed.append(True)
+        TanboSearch(capacity=1000).search(new_game(9), playouts=2)
+
+
 class TanboSearcher:
     """One seat's Tanbo player: the tree kept between moves, levels as the other games' table says."""
 
@@ -188,9 +199,16 @@ class TanboSearcher:
             self._search = TanboSearch(seed, MAX_CAPACITY if level >= 7 else DEFAULT_CAPACITY, self.now)
         if budget.blunders and rng.random() < budget.blunders:
             return Place(rng.choice(useful_points(state)))  # a deliberate error, but never a suicide
+        warm_up()  # before the clock starts
         result = self._search.search(state, budget.playouts, budget.seconds)
         self.last = result
         return result.move
+
+    def evaluate(self, state: TanboState, playouts: int, seed: int) -> SearchResult[Place]:
+        """The root's statistics after `playouts` simulations of a new tree (a game review): no level, no
+        deliberate error, no clock; a pool the size of the budget (a few dozen children a node)."""
+        capacity = min(MAX_CAPACITY, max(1000, 64 * playouts))
+        return TanboSearch(seed, capacity, self.now).search(state, playouts=playouts)
 
     def close(self) -> None:
         self._search = None

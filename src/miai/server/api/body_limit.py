@@ -10,6 +10,7 @@ unchanged. Websockets are not affected (their frames are limited by the websocke
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -17,17 +18,23 @@ DEFAULT_MAX_BODY_BYTES = 64 * 1024
 
 
 class BodyLimit:
-    def __init__(self, app: ASGIApp, max_bytes: int = DEFAULT_MAX_BODY_BYTES) -> None:
+    """`max_bytes` for every request; `paths` may allow more on a few exact paths (the SGF upload)."""
+
+    def __init__(
+        self, app: ASGIApp, max_bytes: int = DEFAULT_MAX_BODY_BYTES, paths: Mapping[str, int] | None = None
+    ) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        self.paths = dict(paths or {})
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
+        limit = max(self.max_bytes, self.paths.get(scope.get("path", ""), 0))
         declared = _content_length(scope)
-        if declared is not None and declared > self.max_bytes:
-            await self._refuse(send)
+        if declared is not None and declared > limit:
+            await self._refuse(send, limit)
             return
         body = bytearray()
         while True:  # read the whole body here, never more than the limit
@@ -36,17 +43,17 @@ class BodyLimit:
                 await self.app(scope, _replay([message], receive), send)
                 return
             body += message.get("body", b"")
-            if len(body) > self.max_bytes:
-                await self._refuse(send)
+            if len(body) > limit:
+                await self._refuse(send, limit)
                 return
             if not message.get("more_body", False):
                 break
         first: Message = {"type": "http.request", "body": bytes(body), "more_body": False}
         await self.app(scope, _replay([first], receive), send)
 
-    async def _refuse(self, send: Send) -> None:
+    async def _refuse(self, send: Send, limit: int) -> None:
         payload = json.dumps(
-            {"error": "too_large", "message": f"the request body is over {self.max_bytes} bytes"}
+            {"error": "too_large", "message": f"the request body is over {limit} bytes"}
         ).encode()
         await send(
             {

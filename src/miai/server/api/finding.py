@@ -22,6 +22,7 @@ from miai.server.identity.bots import is_computer
 from miai.server.play.preview import board_preview, preview_of
 from miai.server.play.queries import shown_name
 from miai.server.play.stream import RecordMoved
+from miai.server.ratings.eligibility import bot_seating_reason
 from miai.server.realtime.watchers import Watchers
 from miai.server.storage import finding, repo
 from miai.server.storage import ratings as rating_store
@@ -58,6 +59,7 @@ def _players(rows: list[tuple[GamePlayer, User]]) -> list[dict[str, Any]]:
             "user": user.username,
             "team": p.team,
             "is_bot": user.is_bot,
+            "computer": is_computer(user),  # the server's own computer player (a bot account too)
             "is_guest": user.is_guest,  # a guest has no page for others to open: not a link
         }
         for p, user in rows
@@ -73,6 +75,7 @@ def _game_view(game: Game, players: list[tuple[GamePlayer, User]]) -> dict[str, 
         "colours": options.get("teams"),
         "rated": bool(options.get("rated", False)),
         "players": _players(players),
+        "names": options.get("names"),  # an uploaded record's players: text, not accounts (null otherwise)
         "moves": game.plies,
         "url": f"/games/{game.id}",
     }
@@ -166,13 +169,14 @@ async def live_games(
     page, more = rows[:limit], len(rows) > limit
     players = await finding.players_of_games(db, [g.id for g in page])
     watchers: Watchers | None = getattr(request.app.state, "watchers", None)
+    spectators = await watchers.counts(g.id for g in page) if watchers is not None else {}
     stream = service_of(request).stream
     games = []
     for game in page:
         view = _game_view(game, players[game.id])
         view["last_move_at"] = _iso(game.turn_started_at)
-        # this process's sockets only: see docs/api.md, "Live games"
-        view["spectators"] = watchers.count(game.id) if watchers is not None else None
+        # every process's sockets with Redis, this one's without: see docs/api.md, "Live games"
+        view["spectators"] = spectators.get(game.id)
         if game.preview is not None:  # stored with its last move
             view["preview"] = preview_of(game.preview)
         else:  # a game not moved since previews were stored: its rules state (replayed once, then cached)
@@ -255,9 +259,14 @@ async def _finished_views(db: DB, page: list[Game], user_id: int | None) -> list
 
 
 @router.get("/users/{username}")
-async def profile(username: Name, db: DB, viewer: MaybeViewer) -> dict[str, Any]:
+async def profile(username: Name, request: Request, db: DB, viewer: MaybeViewer) -> dict[str, Any]:
     """A user's page: member since, badges, record per kind, current and recent games, ratings."""
     user = await _findable(db, username, viewer, "")
+    # Whether the viewer's challenge to this account may be rated (eligibility.py's rule), so the challenge
+    # form does not offer what the server would refuse.
+    flags = [viewer is not None and viewer.user.is_bot, user.is_bot]
+    seating = bot_seating_reason(True, flags, request.app.state.settings.bots_rated_vs_people)
+    rated_challenges = not is_computer(user) and seating is None
     viewer_id = viewer.user.id if viewer is not None else None
     current = await finding.games(db, finding.current_query(user.id, viewer_id, RECENT))
     current_players = await finding.players_of_games(db, [g.id for g in current])
@@ -271,6 +280,7 @@ async def profile(username: Name, db: DB, viewer: MaybeViewer) -> dict[str, Any]
         "member_since": _iso(user.created_at),
         "is_bot": user.is_bot,
         "computer": is_computer(user),  # the server's own computer player
+        "rated_challenges": rated_challenges,
         "record": await finding.record(db, user.id),
         "current": [
             {

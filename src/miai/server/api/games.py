@@ -27,6 +27,7 @@ from miai.server.play.kinds import GO_TEAM_NAMES, table_of
 from miai.server.play.options import TABLE_FIELDS, GoOptions, KindOptions, OptionsError, other_kinds_options
 from miai.server.play.records import sgf_record
 from miai.server.storage import repo
+from miai.server.storage.uploads import record_of
 
 router = APIRouter(tags=["games"])
 
@@ -307,6 +308,13 @@ async def download_sgf(
     game = await queries.load_visible_game(db, game_id, user_id, invite)
     if game.status not in {"active", "finished", "cancelled"}:
         raise HTTPException(409, {"error": "conflict", "message": "the game has not started"})
+    uploaded = await record_of(db, game.id)
+    if uploaded is not None:  # the record as uploaded: its variations and comments too
+        return Response(
+            uploaded.sgf.encode("utf-8"),
+            media_type="application/x-go-sgf",
+            headers={"Content-Disposition": f'attachment; filename="miai-{game_id}.sgf"'},
+        )
     if game.status == "cancelled":  # never started: the empty board, as the record's start
         state = table_of(game.kind, game.options).new_state()
     else:

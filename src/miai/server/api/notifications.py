@@ -17,17 +17,19 @@ MAX_LIST = notifications.KEEP
 
 
 class MarkRead(BaseModel):
-    """Which unread notifications to mark read: all (an empty body), those up to an id, or one."""
+    """Which unread notifications to mark read: all (an empty body), those up to an id, one, or those about
+    one game (the game page sends it when opened: the game is read)."""
 
     model_config = ConfigDict(extra="forbid", strict=True)
 
     up_to: Id | None = Field(None, description="every notification with this id or a smaller one")
     id: Id | None = Field(None, description="only this notification")
+    game: Id | None = Field(None, description="every notification about this game")
 
     @model_validator(mode="after")
     def one_choice(self) -> MarkRead:
-        if self.up_to is not None and self.id is not None:
-            raise ValueError("send up_to or id, not both")
+        if sum(choice is not None for choice in (self.up_to, self.id, self.game)) > 1:
+            raise ValueError("send one of up_to, id and game, not several")
         return self
 
 
@@ -56,8 +58,8 @@ async def mark_read(
     request: Request, viewer: MemberViewer, db: DB, body: MarkRead | None = None
 ) -> dict[str, Any]:
     """Mark read; answers how many changed and the unread count left."""
-    choice = body or MarkRead(up_to=None, id=None)
+    choice = body or MarkRead(up_to=None, id=None, game=None)
     now = service_of(request).stream.now()
-    marked = await notifications.mark_read(db, viewer.user.id, now, choice.up_to, choice.id)
+    marked = await notifications.mark_read(db, viewer.user.id, now, choice.up_to, choice.id, choice.game)
     await db.commit()
     return {"ok": True, "marked": marked, "unread": await notifications.unread_count(db, viewer.user.id)}

@@ -46,6 +46,7 @@ RULES: dict[str, str] = {
     "seats": "joins and leaves",
     "practice": "practice games",
     "area": "territory estimates",
+    "reviews": "game reviews asked for",
     "password_reset": "password reset requests",
 }
 REDIS_TIMEOUT = 0.5  # seconds one Redis call may take before the request counts in memory instead

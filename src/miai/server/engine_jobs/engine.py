@@ -9,6 +9,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from miai.core.go import GoState
+from miai.engines.review import PositionReview, review_position
 from miai.server.engine_jobs.protocol import MAX_THINK_SECONDS
 from miai.server.play.judging import Verdict, judge_now
 
@@ -38,6 +39,14 @@ def area_record(record: dict[str, Any]) -> tuple[float, ...]:
     return area_now(decode_state(record))
 
 
+def review_record(travelling: Any, playouts: int, seed: int) -> PositionReview:
+    """`review_position` in an engine process: a Go position travels as its compact record."""
+    from miai.engines.record import decode_state
+
+    state = decode_state(travelling) if isinstance(travelling, dict) else travelling
+    return review_position(state, playouts, seed)
+
+
 class ChooserEngine:
     """Moves from a chooser, without per-game players; the estimator in a thread of this process."""
 
@@ -55,6 +64,9 @@ class ChooserEngine:
 
     async def area(self, state: GoState) -> tuple[float, ...]:
         return await asyncio.to_thread(area_now, state)
+
+    async def review(self, state: Any, playouts: int, seed: int) -> PositionReview:
+        return await asyncio.to_thread(review_position, state, playouts, seed)
 
     def release(self, game: int) -> None:
         return None
@@ -106,6 +118,16 @@ class PoolEngine:
 
         ownership: tuple[float, ...] = await self.pool.run_call(area_record, encode_state(state))
         return ownership
+
+    async def review(self, state: Any, playouts: int, seed: int) -> PositionReview:
+        if self.shared:
+            return await asyncio.to_thread(review_position, state, playouts, seed)
+        from miai.engines.pool import portable
+        from miai.engines.record import encode_state
+
+        travelling = encode_state(state) if isinstance(state, GoState) else portable(state)
+        position: PositionReview = await self.pool.run_call(review_record, travelling, playouts, seed)
+        return position
 
     def release(self, game: int) -> None:
         asyncio.ensure_future(self.pool.release(game)).add_done_callback(_log_failure)

@@ -7,6 +7,7 @@ from miai.server.engine_jobs.engine import Chooser, ChooserEngine, PoolEngine
 from miai.server.engine_jobs.local import LocalJobs
 from miai.server.engine_jobs.protocol import EngineJobs
 from miai.server.engine_jobs.redis_queue import RedisJobs
+from miai.server.engine_jobs.reviewing import review_playouts
 from miai.server.play.service import GameService
 from miai.server.settings import Settings
 
@@ -16,4 +17,4 @@ def engine_jobs(settings: Settings, games: GameService, chooser: Chooser | None 
         return RedisJobs(settings.redis_url, settings.redis_prefix, settings.engine_reply_timeout)
     seconds = settings.computer_seconds
     engine = ChooserEngine(chooser, seconds) if chooser is not None else PoolEngine(seconds=seconds)
-    return LocalJobs(games, engine)
+    return LocalJobs(games, engine, review_playouts(settings))

@@ -2,28 +2,36 @@
 
 A computer move is a task of this process (one per game at a time); the move of a computer that follows
 another computer starts from inside the previous move's task, when its move is stored. Dead-stone verdicts
-and territory estimates run in a thread, as before the engine queue existed.
+and territory estimates run in a thread, as before the engine queue existed. Reviews are tasks too, computed
+one at a time (`reviewing.Reviewer`) and never while a computer of this process thinks (a review's next
+position waits for the moves in progress); those a stopped server left unfinished resume when it starts again
+(once their heartbeat is stale, see `reviewing.STALLED`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Mapping
 
 from miai.core.go import GoState
 from miai.server.engine_jobs.playing import play_move
 from miai.server.engine_jobs.protocol import Engine
+from miai.server.engine_jobs.reviewing import Reviewer, new_lease
 from miai.server.engine_jobs.wire import MoveJob
 from miai.server.play.judging import Verdict
 from miai.server.play.service import GameService
+from miai.server.storage import reviews
 
 log = logging.getLogger(__name__)
 
 
 class LocalJobs:
-    def __init__(self, games: GameService, engine: Engine) -> None:
+    def __init__(self, games: GameService, engine: Engine, review_playouts: Mapping[str, int]) -> None:
         self.games = games
         self.engine = engine
+        self.reviewer = Reviewer(games.stream, engine, review_playouts, yield_to=self.idle)
+        self._reviews: dict[int, asyncio.Task[None]] = {}  # by review id
         self._tasks: dict[int, asyncio.Task[None]] = {}
         # A turn that came while the game's previous move was still thinking (an undo / redo meanwhile):
         # played once that move ends (refused by then), or the game would wait for its computer forever.
@@ -67,8 +75,41 @@ class LocalJobs:
     def game_over(self, game: int) -> None:
         self.engine.release(game)
 
+    def review(self, review: int) -> None:
+        if review in self._reviews:  # computing or waiting its turn here already
+            return
+        task = asyncio.get_running_loop().create_task(self._review(review))
+        self._reviews[review] = task
+        task.add_done_callback(lambda _: self._reviews.pop(review, None))
+
+    async def resubmit_review(self, review: int) -> bool:
+        if review in self._reviews:
+            return False
+        self.review(review)
+        return True
+
+    async def _review(self, review: int) -> None:
+        lease = new_lease()
+        try:
+            while await self.reviewer.run(review, lease) == "continued":
+                pass
+        except Exception:  # a database failure: the sweep submits it again once its heartbeat is stale
+            log.exception("review %s failed", review)
+
+    async def reviews_idle(self) -> None:
+        """Wait until no review of this process is computing or waiting (tests)."""
+        while self._reviews:
+            await asyncio.gather(*list(self._reviews.values()), return_exceptions=True)
+
     async def start(self) -> None:
-        return None
+        try:
+            async with self.games.stream.sessions() as db:
+                left = await reviews.unfinished(db)
+        except Exception:  # the server starts anyway; the reviews wait for the next start
+            log.exception("could not look for unfinished reviews")
+            return
+        for review in left:
+            self.review(review)
 
     async def idle(self) -> None:
         while self._tasks:
@@ -76,7 +117,8 @@ class LocalJobs:
 
     async def stop(self) -> None:
         self._waiting.clear()
-        for task in list(self._tasks.values()):
+        running = [*self._tasks.values(), *self._reviews.values()]
+        for task in running:
             task.cancel()
-        await asyncio.gather(*list(self._tasks.values()), return_exceptions=True)
+        await asyncio.gather(*running, return_exceptions=True)
         await self.engine.close()

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Protocol
 
 from miai.core.go import GoState
+from miai.engines.review import PositionReview
 from miai.server.play.judging import Verdict
 
 MAX_THINK_SECONDS = 5.0  # a computer's time per move in server games (settings.computer_seconds)
@@ -26,6 +27,14 @@ class EngineJobs(Protocol):
 
     def game_over(self, game: int) -> None:
         """The game ended: its computer players may be released (external engines closed)."""
+
+    def review(self, review: int) -> None:
+        """Compute the stored review `review` (fire and forget; progress and result go to its row and the
+        game's realtime topic, see `reviewing.Reviewer`)."""
+
+    async def resubmit_review(self, review: int) -> bool:
+        """The unfinished review `review` has stalled (the sweep): submit it again unless it is already
+        queued or computing here, or was resubmitted less than `reviewing.STALLED` ago; True when it was."""
 
     async def start(self) -> None: ...
 
@@ -52,6 +61,9 @@ class Engine(Protocol):
     async def judge(self, state: GoState) -> Verdict: ...
 
     async def area(self, state: GoState) -> tuple[float, ...]: ...
+
+    async def review(self, state: Any, playouts: int, seed: int) -> PositionReview:
+        """One position of a game review (`miai.engines.review.review_position`), off the event loop."""
 
     def release(self, game: int) -> None:
         """Close and forget `game`'s players."""

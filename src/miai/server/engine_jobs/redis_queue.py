@@ -7,7 +7,10 @@ computer): no search ever runs here.
   before the move jobs (they would otherwise wait behind every queued move); the answer is awaited on that
   list for `reply_timeout` seconds, then the decided fallback applies (judgement: every stone alive, marked
   as not judged, which players may report for review; area: `EngineUnavailable`, HTTP 503);
-- `game_over` drops the game's memos and tells every worker (a channel) to release its players.
+- `game_over` drops the game's memos and tells every worker (a channel) to release its players;
+- a review job goes on the move jobs' stream, one part of the review each, a part queuing the next at the
+  end (behind the moves that came meanwhile); one the sweep finds stalled is added again at most once per
+  stall limit (a marker like a move's).
 
 Redis may be down: nothing here raises into a command. A lost submission is logged (once per outage) and
 made again by the sweep (`sweep.py`) once Redis is back.
@@ -27,7 +30,8 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from miai.core.go import GoState
-from miai.server.engine_jobs.wire import BadJob, Keys, MoveJob, StateJob, finite_list
+from miai.server.engine_jobs.reviewing import STALLED
+from miai.server.engine_jobs.wire import BadJob, Keys, MoveJob, ReviewJob, StateJob, finite_list
 from miai.server.errors import CommandError
 from miai.server.play.judging import Verdict
 
@@ -132,6 +136,39 @@ class RedisJobs:
             return json.loads(got[1])
         except ValueError:
             return None
+
+    # ------------------------------------------------------------------------- reviews
+
+    def review(self, review: int) -> None:
+        self._later(self._submit_review(review))
+
+    async def _submit_review(self, review: int) -> None:
+        """On the move jobs' stream: a worker takes it like a move, and another takes it over if it dies."""
+        fields: dict[Any, Any] = ReviewJob(review).fields()
+        try:
+            await self.redis.xadd(self.keys.stream, fields, maxlen=MAX_STREAM, approximate=True)
+        except (RedisError, OSError) as err:
+            self._lost(err)  # the review stays pending: the sweep submits it again once it has stalled
+            return
+        self._back()
+
+    async def next_part(self, review: int, lease: str) -> None:
+        """The next part of a review its runner `lease` goes on with (a worker); Redis errors raise."""
+        fields: dict[Any, Any] = ReviewJob(review, lease).fields()
+        await self.redis.xadd(self.keys.stream, fields, maxlen=MAX_STREAM, approximate=True)
+
+    async def resubmit_review(self, review: int) -> bool:
+        """Once per stall limit at most, whichever web process's sweep finds it first (a marker)."""
+        fields = [part for pair in ReviewJob(review).fields().items() for part in pair]
+        keys = [self.keys.review_dedupe(review), self.keys.stream]
+        seconds = int(STALLED.total_seconds())
+        try:
+            added = await self._enqueue(keys=keys, args=[seconds, MAX_STREAM, *fields])
+        except (RedisError, OSError) as err:
+            self._lost(err)
+            return False
+        self._back()
+        return bool(added)
 
     # ------------------------------------------------------------------------- the end of a game
 

@@ -51,6 +51,10 @@ class Keys:
     def dedupe(self, game: int, version: int) -> str:
         return f"{self.prefix}!engine:move:{game}:{version}"
 
+    def review_dedupe(self, review: int) -> str:
+        """The marker of a review the sweep submitted again (one resubmission per stall limit)."""
+        return f"{self.prefix}!engine:review:{review}"
+
     def memo(self, game: int) -> str:
         """Hash of one game's players' memos: seat (user id) -> JSON."""
         return f"{self.prefix}!engine:memo:{game}"
@@ -95,7 +99,20 @@ class StateJob:
         }
 
 
-Job = MoveJob | StateJob
+@dataclass(frozen=True)
+class ReviewJob:
+    """Compute the next part of the stored review `review` (a row of `reviews`), resuming from the positions
+    it holds; `lease` is the runner's token when a part hands on the next one (`reviewing.py`)."""
+
+    review: int
+    lease: str | None = None
+
+    def fields(self) -> dict[str, str]:
+        lease = {} if self.lease is None else {"lease": self.lease}
+        return {"kind": "review", "review": str(self.review), **lease}
+
+
+Job = MoveJob | StateJob | ReviewJob
 
 
 def read_job(raw: dict[Any, Any], keys: Keys) -> Job:
@@ -106,6 +123,8 @@ def read_job(raw: dict[Any, Any], keys: Keys) -> Job:
         return MoveJob(
             _id(fields, "game"), _id(fields, "version"), _id(fields, "seat"), _level(fields.get("level"))
         )
+    if kind == "review":
+        return ReviewJob(_id(fields, "review"), _lease(fields.get("lease")))
     if kind in ("judge", "area"):
         reply = fields.get("reply", "")
         if not reply.startswith(keys.reply("")) or len(reply) > len(keys.reply("")) + 64:
@@ -136,6 +155,12 @@ def _id(fields: dict[str, str], name: str) -> int:
     if not (text.isascii() and text.isdigit()) or len(text) > 19 or not 0 < int(text) < MAX_ID:
         raise BadJob(f"{name} is not a positive integer: {text[:40]!r}")
     return int(text)
+
+
+def _lease(text: str | None) -> str | None:
+    if text is not None and not (len(text) == 32 and all(c in "0123456789abcdef" for c in text)):
+        raise BadJob(f"lease is not a runner's token: {text[:40]!r}")
+    return text
 
 
 def _level(text: str | None) -> int | str:

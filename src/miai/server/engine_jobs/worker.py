@@ -4,7 +4,10 @@ Each of `concurrency` consumers of the group `workers` reads one job at a time, 
 (someone waits for it) before any computer move. A job is acknowledged (and
 deleted) only once its result is stored: a computer move through the game's command stream with
 `expected=version` (so its event reaches every web process through the Redis hub, and a job whose game moved
-on is refused, acknowledged and dropped); a judgement or area estimate on the job's reply list. While a job
+on is refused, acknowledged and dropped); a judgement or area estimate on the job's reply list; a game
+review in its row, a part of a few positions per job (`reviewing.py`: one at a time per worker, each part
+queuing the next behind the computer moves that came meanwhile, resumed from the stored positions by
+whichever worker claims it once its runner stopped). While a job
 runs, its consumer touches it every third of the visibility timeout; a job nobody touched for longer (its
 worker was killed, or lost its network) is taken over by another worker (XAUTOCLAIM). A job that failed
 `MAX_DELIVERIES` times, or that does not parse, is logged, acknowledged and dropped; a dropped move job's
@@ -34,7 +37,8 @@ from miai.server.engine_jobs.memos import RedisMemos
 from miai.server.engine_jobs.playing import play_move
 from miai.server.engine_jobs.protocol import Engine
 from miai.server.engine_jobs.redis_queue import RedisJobs, connect
-from miai.server.engine_jobs.wire import GROUP, BadJob, Job, Keys, MoveJob, StateJob, read_job
+from miai.server.engine_jobs.reviewing import Reviewer, new_lease, review_playouts
+from miai.server.engine_jobs.wire import GROUP, BadJob, Job, Keys, MoveJob, ReviewJob, StateJob, read_job
 from miai.server.notify.mailer import Mailer
 from miai.server.play.computer import Computers
 from miai.server.play.service import GameService
@@ -93,6 +97,7 @@ class Worker:
         # computer's turn of the game, or the end of the game, to the queue.
         self.jobs = RedisJobs(settings.redis_url, settings.redis_prefix, settings.engine_reply_timeout)
         self.computers = Computers(self.games, self.jobs)
+        self.reviewer = Reviewer(self.games.stream, self.engine, review_playouts(settings))  # one at a time
         names = [f"{self.name}-{i}" for i in range(self.concurrency)]
         consumers = [asyncio.create_task(self._consume(name)) for name in names]
         listener = asyncio.create_task(self._release_finished_games())
@@ -227,6 +232,12 @@ class Worker:
     async def _run(self, job: Job) -> str:
         if isinstance(job, MoveJob):
             return await play_move(self.games, self.engine, job, self.memos)
+        if isinstance(job, ReviewJob):
+            lease = job.lease or new_lease()
+            outcome = await self.reviewer.run(job.review, lease)
+            if outcome == "continued":  # the next part goes to the end of the queue, after waiting moves
+                await self.jobs.next_part(job.review, lease)
+            return outcome
         return await self._answer(job)
 
     async def _answer(self, job: StateJob) -> str:

@@ -17,6 +17,7 @@ from miai.core.errors import InvalidRules
 from miai.core.go import PRESETS, GoState, KoRule, Rules, new_game, preset
 from miai.core.go.rules import MAX_SIZE, MIN_SIZE
 from miai.core.registry import KINDS, GameKind, kind
+from miai.formats.sgf.go_rules import decode_rules
 from miai.server.errors import BadInput
 
 MAX_TEAMS = 8
@@ -219,6 +220,52 @@ class GoOptions(TableOptions):
 
 
 GO_ONLY = frozenset(set(GoOptions.__dataclass_fields__) - set(TABLE_FIELDS) - {"size"})
+RECORD = "record"  # the mode of an uploaded SGF record (play/uploads.py): finished, read-only
+
+
+@dataclass(frozen=True)
+class RecordOptions(GoOptions):
+    """An uploaded record's Go options: its exact rules (as SGF MR values) and start position, which no
+    preset and handicap can say. Never validated as a new game: the upload checks that it replays."""
+
+    mode: str = RECORD
+    exact_rules: tuple[str, ...] = ()
+    setup: tuple[tuple[int, int], ...] = ()  # (point, colour) of the start position's stones
+    handicap_points: tuple[int, ...] = ()
+    first: int = 0  # the colour to move first
+    seat_counts: tuple[int, ...] = ()  # players per colour
+    names: tuple[tuple[str, ...], ...] = ()  # the players per colour (PB/PW or MU): text, not accounts
+
+    def rules(self) -> Rules:
+        return decode_rules(self.exact_rules, [])
+
+    def new_state(self) -> GoState:
+        try:
+            return new_game(
+                self.size,
+                self.rules(),
+                colours=self.teams,
+                seats=self.seat_counts or None,
+                handicap_points=self.handicap_points or None,
+                setup=dict(self.setup),
+                to_move=self.first,
+            )
+        except InvalidRules as err:
+            raise OptionsError(str(err)) from None
+
+    def validate(self) -> RecordOptions:
+        self.new_state()
+        return self
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> RecordOptions:
+        known = {k: v for k, v in data.items() if k in RecordOptions.__dataclass_fields__}
+        for name in ("komi", "exact_rules", "handicap_points", "seat_counts"):
+            if known.get(name) is not None:
+                known[name] = tuple(known[name])
+        known["setup"] = tuple((int(p), int(c)) for p, c in known.get("setup") or ())
+        known["names"] = tuple(tuple(names) for names in known.get("names") or ())
+        return RecordOptions(**known)
 
 
 @dataclass(frozen=True)
@@ -309,5 +356,7 @@ def other_kinds_options(names: Iterable[str]) -> list[str]:
 def load_options(kind_key: str, data: Mapping[str, Any]) -> GoOptions | KindOptions:
     """A stored game's options (`Game.kind`, `Game.options`)."""
     if kind_key == "go":
+        if data.get("mode") == RECORD:
+            return RecordOptions.from_json(dict(data))
         return GoOptions.from_json(dict(data))
     return KindOptions.from_json(kind_key, data)

@@ -84,6 +84,7 @@ async def snapshot(
                 "computer": _computer_level(users.get(p.user_id)),
                 "name": shown_name(users.get(p.user_id)),
                 "is_guest": p.user_id in users and users[p.user_id].is_guest,  # no page to link to
+                "is_bot": p.user_id in users and users[p.user_id].is_bot,  # a program plays it (badge)
             }
             for p in players
         ],

@@ -19,17 +19,17 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 
-from miai.server.errors import NotFound, Stale
+from miai.server.errors import Conflict, NotFound, Stale
 from miai.server.identity.bots import is_computer
 from miai.server.notify import bell
 from miai.server.play.group import GroupWriter
 from miai.server.play.kinds import Table, table_of
-from miai.server.play.options import TableOptions
+from miai.server.play.options import RECORD, TableOptions
 from miai.server.play.preview import cells_of
 from miai.server.play.privacy import EVERYONE
 from miai.server.realtime.hub import Hub, Message
 from miai.server.storage import repo
-from miai.server.storage.models import Game, GamePlayer
+from miai.server.storage.models import Game, GameMove, GamePlayer
 
 Clock = Callable[[], datetime]
 StoredObserver = Callable[[int, int], None]  # (game id, new version), after every stored command
@@ -37,6 +37,18 @@ StoredObserver = Callable[[int, int], None]  # (game id, new version), after eve
 
 class RecordMoved(RuntimeError):
     """The stored moves no longer match the game row read before them: read the row again."""
+
+
+def replay(table: Table, records: list[GameMove], game: Game) -> list[Any]:
+    """The states after each of the records that belong to the game row (its `plies`), the start first."""
+    states = [table.new_state()]
+    for record in records:
+        if record.ply > game.plies:
+            break  # stored after this game row was read (a read racing a move): not part of its version
+        states.append(table.replay(states[-1], record.move))
+    if states[-1].plies != game.plies:
+        raise RecordMoved(f"game {game.id}: the record replays to {states[-1].plies} plies, not {game.plies}")
+    return states
 
 
 def system_now() -> datetime:
@@ -169,6 +181,8 @@ class CommandStream:
                     game = await self._group.fresh_game(db, game_id)  # the client saw a newer version
                 if game is None:
                     raise NotFound(f"there is no game {game_id}")
+                if game.options.get("mode") == RECORD:  # every command: moves, seats, chat, reviews...
+                    raise Conflict("this game is an uploaded record: it is read-only")
                 if expected is not None and expected != game.version:
                     raise Stale(
                         f"the game has moved on (version {game.version}, you sent {expected})",
@@ -293,18 +307,17 @@ class CommandStream:
         """The core state of `current`."""
         return (await self.current(db, game)).state
 
-    async def _rebuild(self, db: AsyncSession, game: Game) -> Live:
+    async def states(self, db: AsyncSession, game: Game) -> tuple[Table, list[Any]]:
+        """Every state of the game's record as stored at `game.version`, the start first, one per stored
+        move (game reviews); RecordMoved as for `current`."""
         table = table_of(game.kind, game.options)
-        state = table.new_state()
+        return table, replay(table, await repo.moves_of(db, game.id), game)
+
+    async def _rebuild(self, db: AsyncSession, game: Game) -> Live:
+        table, states = await self.states(db, game)
         players = await repo.players_of(db, game.id)
         seats = seat_map(players, table.options, game.created_by)
-        for record in await repo.moves_of(db, game.id):
-            if record.ply > game.plies:
-                break  # stored after this game row was read (a read racing a move): not part of its version
-            state = table.replay(state, record.move)
-        if state.plies != game.plies:
-            raise RecordMoved(f"game {game.id}: the record replays to {state.plies} plies, not {game.plies}")
-        return Live(game.version, state, seats, table, await bots_of(db, seats))
+        return Live(game.version, states[-1], seats, table, await bots_of(db, seats))
 
     async def close(self) -> None:
         """Wait for the last group of commands to be stored (server shutdown)."""

@@ -215,11 +215,15 @@ class Hub:
     def _received(self, data: Any) -> None:
         try:
             message = Message(**json.loads(data))
-            for observer in self._observers:
-                observer(message)
-            self._dispatch(message)
         except (ValueError, TypeError):
             log.warning("ignoring a malformed realtime message")
+            return
+        for observer in self._observers:
+            try:
+                observer(message)
+            except Exception:  # one observer's failure must not cost every socket the message or the link
+                log.exception("a realtime observer failed on a %r message of %s", message.t, message.topic)
+        self._dispatch(message)
 
     def _dispatch(self, message: Message) -> None:
         for sub in list(self._subs.get(message.topic, ())):

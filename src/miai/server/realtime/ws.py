@@ -127,7 +127,7 @@ async def _game_socket(
             last, reader = await _catch_up(websocket, service, game_id, user_id, invite, since)
             recount(reader.team)
             if wants_count:
-                await websocket.send_text(watchers.message(game_id).wire_text)
+                await websocket.send_text((await watchers.message(game_id)).wire_text)
             receiver = asyncio.create_task(_receive(websocket, service, viewer, game_id))
             receiver.add_done_callback(lambda _task: sub.wake())
 

@@ -254,6 +254,33 @@ class ScoreFlag(Base):
     resolution: Mapped[str | None] = mapped_column(Text, default=None)
 
 
+class Review(Base):
+    """The engine's review of a finished game at one depth (quick or deep), computed once as an engine job
+    and shared by everyone who may see the game (storage/reviews.py). `result` holds the positions done so
+    far, then the swings."""
+
+    __tablename__ = "reviews"
+    __table_args__ = (
+        UniqueConstraint("game_id", "depth"),
+        Index("ix_reviews_status", "status", "updated_at"),  # unfinished reviews to resume
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    depth: Mapped[str] = mapped_column(String(8))  # quick | deep
+    status: Mapped[str] = mapped_column(String(8))  # pending | running | done | failed
+    done: Mapped[int] = mapped_column(Integer, default=0)  # positions evaluated
+    total: Mapped[int] = mapped_column(Integer)  # positions of the game (its moves + 1)
+    result: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    requested_by: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), default=None
+    )
+    # The token of the runner that claimed it (reviewing.py): only that runner's saves change the row.
+    lease: Mapped[str | None] = mapped_column(String(32), default=None)
+    created_at: Mapped[datetime]
+    updated_at: Mapped[datetime]  # a running review's heartbeat
+
+
 class SeatRemoval(Base):
     """A player the server took out of a game before its start (so far only for not confirming in time),
     kept so that the game page and their dashboard can say why the game is gone from their list."""
@@ -331,3 +358,16 @@ class Notification(Base):
     data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     created_at: Mapped[datetime]
     read_at: Mapped[datetime | None] = mapped_column(default=None)
+
+
+class UploadedRecord(Base):
+    """The SGF record a member uploaded as a read-only game (play/uploads.py): the whole tree, variations
+    included. The game's own rows hold the main line (its moves), its options (mode `record`, with the
+    record's player names, which are text, not accounts) and the uploader (its one player, of no team)."""
+
+    __tablename__ = "uploaded_records"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    sgf: Mapped[str] = mapped_column(Text)
+    nodes: Mapped[list[Any]] = mapped_column(JSON)  # the tree's moves for the review (play/uploads.py)
+    created_at: Mapped[datetime]

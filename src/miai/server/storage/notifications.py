@@ -88,14 +88,21 @@ async def unread_count(db: AsyncSession, user_id: int) -> int:
 
 
 async def mark_read(
-    db: AsyncSession, user_id: int, now: datetime, up_to: int | None = None, only: int | None = None
+    db: AsyncSession,
+    user_id: int,
+    now: datetime,
+    up_to: int | None = None,
+    only: int | None = None,
+    game_id: int | None = None,
 ) -> int:
-    """Mark the user's unread notifications read: all, those with an id up to `up_to`, or the one `only`;
-    returns how many."""
+    """Mark the user's unread notifications read: all, those with an id up to `up_to`, the one `only`, or
+    those about the game `game_id`; returns how many."""
     query = update(Notification).where(Notification.user_id == user_id, Notification.read_at.is_(None))
     if up_to is not None:
         query = query.where(Notification.id <= up_to)
     if only is not None:
         query = query.where(Notification.id == only)
+    if game_id is not None:
+        query = query.where(Notification.game_id == game_id)
     result = await db.execute(query.values(read_at=now))
     return int(getattr(result, "rowcount", 0) or 0)

@@ -20,7 +20,8 @@ export class ApiError extends Error {
 
 export async function api(method, path, body) {
   const headers = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const raw = body instanceof Blob; // a file sent as it is (the SGF upload), with its own type
+  if (body !== undefined) headers['Content-Type'] = raw ? body.type : 'application/json';
   if (method !== 'GET' && csrfToken) headers['X-CSRF-Token'] = csrfToken;
   let response;
   try {
@@ -28,7 +29,7 @@ export async function api(method, path, body) {
       method,
       headers,
       credentials: 'same-origin',
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined || raw ? body : JSON.stringify(body),
     });
   } catch {
     networkFailed();

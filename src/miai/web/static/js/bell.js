@@ -1,6 +1,6 @@
 // The notification bell for members: the unread count in the nav, kept live by the user socket, and a toast
 // when a notification arrives while the page is open (GET /me/notifications, {"t": "notification"}).
-import { get } from './api.js';
+import { get, post } from './api.js';
 import { h, toast } from './dom.js';
 import { onSessionChange, session } from './session.js';
 import { userEvents } from './userfeed.js';
@@ -43,6 +43,16 @@ export async function refreshBell() {
   }
 }
 
+/** A player opened game `id`: what the bell says about that game is read (as on OGS). */
+export async function readGame(id) {
+  if (!isMember()) return;
+  try {
+    if ((await post('/me/notifications/read', { game: id })).marked) refreshSoon();
+  } catch {
+    // offline: the bell keeps its count until the next read
+  }
+}
+
 function refreshSoon() {
   clearTimeout(refreshTimer);
   refreshTimer = setTimeout(refreshBell, 300);
@@ -67,8 +77,12 @@ export function bellLink(path) {
 
 userEvents.subscribe((m) => {
   if (m.t === 'notification') {
-    if (!m.d.read && location.pathname !== m.d.url) toast(m.d.text); // not about the game on screen
-    refreshSoon();
+    const onScreen = m.d.game_id !== null && location.pathname === m.d.url;
+    if (!m.d.read && onScreen) readGame(m.d.game_id); // about the game on screen: read already
+    else {
+      if (!m.d.read) toast(m.d.text);
+      refreshSoon();
+    }
   } else if (m.t === 'dashboard' || m.t === 'resync') {
     refreshSoon(); // a turn may have passed: that game's unread "your turn" is gone
   }

@@ -3,7 +3,7 @@ import { h } from './dom.js';
 import { deadMark, dameMark, sekiMark } from './board.js';
 import { countdown, endingText, LETTERS, presetTitle, clockText, secondsUntil } from './format.js';
 import { kindOf, resultHeadline } from './games/registry.js';
-import { playerLink } from './links.js';
+import { accountTag, playerLink } from './links.js';
 import { swatch, teamStyle } from './palette.js';
 
 const PLAYER_STATES = { resigned: 'resigned', timed_out: 'timed out' };
@@ -116,9 +116,7 @@ export function teamsList(snap, palette, position) {
                   'li',
                   { dataset: { user: String(p.user_id), state: p.state } },
                   h('span.name', p.computer === null || p.computer === undefined ? playerLink(p.username, shownName(p), p.is_guest) : shownName(p)),
-                  p.computer !== null && p.computer !== undefined
-                    ? h('span.tag.computer', { title: 'A computer player' }, 'computer')
-                    : null,
+                  accountTag(p),
                   snap.you && p.user_id === snap.you.user_id ? h('span.tag', 'you') : null,
                   onMove && snap.to_move.seat === p.seat ? h('span.tag.move', 'on move') : null,
                   PLAYER_STATES[p.state] ? h('span.tag.out', PLAYER_STATES[p.state]) : null,

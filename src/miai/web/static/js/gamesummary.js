@@ -5,7 +5,7 @@ import { h } from './dom.js';
 import { endingText, plural } from './format.js';
 import { teamWord } from './gameparts.js';
 import { KINDS, kindOf, resultHeadline } from './games/registry.js';
-import { playerLink } from './links.js';
+import { listedPlayer } from './links.js';
 import { swatch } from './palette.js';
 
 const STATUS = { waiting: 'waiting for players', confirming: 'starting', active: 'in play' };
@@ -47,10 +47,14 @@ function teamsOf(kind, paletteName) {
 /** "● Black: alice · ● White: Miai, level 1", each player a link to their page (a guest has none). */
 export function playersLine(g, paletteName) {
   const { palette, word } = teamsOf(g.kind, paletteName);
+  if (g.names) { // an uploaded record: its players are the record's names, not accounts
+    return h('span.players-line', g.names.map((names, i) => h('span.team-players', { dataset: { team: String(i + 1) } },
+      i ? ' · ' : null, swatch(palette, i + 1, 12), ` ${word(i + 1)}: ${names.join(', ') || '?'}`)), ' (uploaded record)');
+  }
   const teams = [...new Set(g.players.map((p) => p.team))].sort((a, b) => a - b);
   return h('span.players-line', teams.map((t, i) => h('span.team-players', { dataset: { team: String(t) } },
     i ? ' · ' : null, swatch(palette, t, 12), ` ${word(t)}: `,
-    g.players.filter((p) => p.team === t).map((p, j) => [j ? ', ' : null, playerLink(p.user, p.name, p.is_guest)]))));
+    g.players.filter((p) => p.team === t).map((p, j) => [j ? ', ' : null, listedPlayer(p)]))));
 }
 
 /**
@@ -58,7 +62,8 @@ export function playersLine(g, paletteName) {
  * "White wins by 6.5 points", "Black wins by resignation", "White wins: Black cannot move" (Amazons).
  */
 export function resultText(result, kind, paletteName) {
-  if (!result || !(result.winners || []).length) return 'Draw';
+  if (!result || (!result.reason && !result.draw)) return 'No result'; // an uploaded record without RE
+  if (!(result.winners || []).length) return 'Draw';
   const { entry, names, word } = teamsOf(kind, paletteName);
   const left = result.reason === 'resign' || result.reason === 'timeout'; // leaving reads as in Go
   const text = entry && !left ? resultHeadline(entry, result, names || []) : endingText(result, word);

@@ -1,5 +1,5 @@
 // Addresses of the site's pages that other pages link to (the URL scheme of issue #17).
-import { link } from './dom.js';
+import { h, link } from './dom.js';
 
 /** A player's page. */
 export function profileUrl(name) {
@@ -10,6 +10,20 @@ export function profileUrl(name) {
  * `is_guest`): a guest's page is theirs alone, anyone else would get "No such player". */
 export function playerLink(username, text, isGuest) {
   return isGuest ? text : link(profileUrl(username), text);
+}
+
+/** The badge after a program's name (the JSON views' `computer` and `is_bot`): "computer" for the server's
+ * own computer players, "bot" for a member's bot account (`miai bot`); null for people. */
+export function accountTag(p) {
+  const computer = p.computer !== null && p.computer !== undefined && p.computer !== false;
+  if (computer) return h('span.tag.computer', { title: 'A computer player' }, 'computer');
+  return p.is_bot ? h('span.tag.computer.bot', { title: 'An account played by a program' }, 'bot') : null;
+}
+
+/** A listed game's player (the finding views: `user`, `name`): their name as a link, then their badge. */
+export function listedPlayer(p) {
+  const tag = accountTag(p);
+  return [playerLink(p.user, p.name, p.is_guest), tag ? [' ', tag] : null];
 }
 
 /** The archive filtered on a player's finished games. */

@@ -8,6 +8,7 @@ import {
 } from '../gamesummary.js';
 import { playerArchiveUrl } from '../links.js';
 import { session, settings } from '../session.js';
+import { uploadForm } from '../uploaded.js';
 
 // [URL query name, API query name]: `player` reads better in a shared link; the API calls it `user`.
 const PARAMS = [
@@ -128,6 +129,7 @@ export async function archivePage(main, params, query) {
         'aria-current': filters.player === me ? 'page' : null }, 'My games') : null,
     ),
     filterForm(filters, status),
+    me && !session.user.is_guest ? h('details.upload#upload', h('summary', 'Upload SGF'), uploadForm()) : null,
     status,
     list,
     h('div.row.archive-more', more),

@@ -3,6 +3,7 @@
 // back whole moves as text (this.entry is that game's entry, null for Go).
 import { get, inviteQuery, post } from '../api.js';
 import { areaSummary } from '../area.js';
+import { readGame } from '../bell.js';
 import { BoardView } from '../board.js';
 import { ChatPanel } from '../chat.js';
 import { LowTimeAlarm, ServerClock, turnClocks } from '../clocks.js';
@@ -14,10 +15,13 @@ import {
 } from '../gameparts.js';
 import { kindOf } from '../games/registry.js';
 import { MoveList } from '../movelist.js';
+import { isRecord, recordTeams, recordTitle } from '../uploaded.js';
+import { Variations } from '../variations.js';
 import { FullscreenButton, setBoardRatio, watchAbove } from '../layout.js';
 import { LiveSocket, socketUrl } from '../live.js';
 import { watchingText } from '../livecards.js';
 import { boardPalette, swatch } from '../palette.js';
+import { ReviewPanel } from '../review.js';
 import { REASONS, analyzePlay } from '../rules.js';
 import { session, settings } from '../session.js';
 import { beep, moveSound, readySoundOnFirstGesture, soundToggle } from '../sound.js';
@@ -48,6 +52,8 @@ class GamePage {
     this.snap = null;
     this.history = []; // [{board, mover, last, position}] position before the first move, then after each move
     this.viewIndex = null; // null: follow the game; else a move number in the history
+    this.variations = null; // an uploaded record's variations (variations.js), once loaded
+    this.variation = null; // the variation's position shown, branching after move `viewIndex`; null: none
     this.preview = null; // Go: a point; other games: a move's text
     this.entry = null;
     this.hover = null;
@@ -110,8 +116,14 @@ class GamePage {
     this.teamsBox = h('section.card', { 'aria-labelledby': 'teams-title' });
     this.resultBox = h('section.card.result-card', { 'aria-labelledby': 'result-title', hidden: true });
     this.infoBox = h('section.card.info', { 'aria-labelledby': 'info-title' });
-    const chatCard = h('div.card.chat-card');
+    const chatCard = this.chatCard = h('div.card.chat-card');
     this.board = null; // made once the snapshot says which game this is
+    this.review = new ReviewPanel({ // the engine review of a finished game (review.js)
+      path: (rest) => `/games/${this.id}${rest}${this.q()}`,
+      jump: (i) => this.showMove(i),
+      redraw: () => this.renderBoard(),
+      teamLabel: (t) => this.teamLabel(t),
+    });
     this.moveList = new MoveList((i) => this.showMove(i));
     this.chat = new ChatPanel(chatCard, (channel, text) => post(`/games/${this.id}/chat`, { channel, text }));
     // The board with its clocks and controls fits the window (app.css); this block is what goes full screen.
@@ -135,6 +147,7 @@ class GamePage {
       this.playArea,
       h('aside.side', { 'aria-label': 'Game information' },
         this.resultBox,
+        this.review.card,
         this.teamsBox,
         this.moveList.card,
         chatCard,
@@ -165,6 +178,7 @@ class GamePage {
       clear(this.main, h('div.card', h('h1', `Game ${this.id}`), h('p.error', err.message), link('/', 'Back to the lobby')));
       return;
     }
+    if (this.me()) readGame(this.id); // the player is looking at it: its "your turn" is read
     if (this.snap.invite_code) {
       this.invite = this.snap.invite_code;
       tabSession.set(`miai-invite-${this.id}`, this.invite);
@@ -219,8 +233,31 @@ class GamePage {
     if (typeof snap.redo === 'number') this.redo = snap.redo; // practice games: the server keeps the redo line
     if (!started) this.history = [];
     else if (this.history.length !== snap.moves.length + 1) await this.loadHistory();
+    if (isRecord(snap) && !this.variations) await this.loadVariations();
     this.render();
     this.chat.reset(this.snap.chat || []);
+  }
+
+  /** An uploaded record's whole tree: its variations go into the move list (variations.js). */
+  async loadVariations() {
+    const variations = new Variations({
+      onShow: (view, ply) => {
+        this.variation = view;
+        this.viewIndex = ply;
+        this.setPreview(null);
+        this.renderBoard();
+        this.renderActions();
+      },
+      label: (t) => this.teamLabel(t),
+      text: moveText,
+      stone: (t) => swatch(this.palette, t, 14),
+    });
+    try {
+      await variations.load(`/games/${this.id}/record${this.q()}`);
+      this.variations = variations;
+    } catch (err) {
+      toast(`The record's variations could not be read: ${err.message}`, 'error');
+    }
   }
 
   /** Every event of the game, page by page. */
@@ -278,6 +315,10 @@ class GamePage {
       this.lastV = 0;
       this.history = [];
       this.applySnapshot(m.d);
+      return;
+    }
+    if (m.t === 'review') { // an engine review's progress (unversioned, like `watchers`)
+      this.review.onMessage(m.d);
       return;
     }
     if (m.v === null || m.v === undefined) return; // acks, errors, pongs
@@ -415,6 +456,7 @@ class GamePage {
       const empty = new Array(n * n).fill(0);
       return { board: empty, last: null, position: { kind: snap.kind, size: n, cells: empty, to_move: null, last: null, plies: 0, over: false } };
     }
+    if (this.variation) return this.variation;
     if (this.live() || !this.history.length) return { board: snap.position.board, last: snap.position.last, position: snap.position };
     const entry = this.history[this.viewIndex];
     return { board: entry.board, last: entry.last, position: entry.position };
@@ -667,10 +709,16 @@ class GamePage {
   /** Show the board after move `i` (from the move list). */
   showMove(i) {
     if (!this.history.length || i >= this.history.length) return;
+    this.leaveVariation();
     this.viewIndex = i === this.history.length - 1 ? null : i;
     if (!this.live()) this.setPreview(null);
     this.renderBoard();
     this.renderActions();
+  }
+
+  leaveVariation() {
+    this.variation = null;
+    if (this.variations) this.variations.leave();
   }
 
   renderMoves() {
@@ -679,6 +727,7 @@ class GamePage {
     const shown = this.history.length ? this.shownIndex() : (snap.moves || []).length;
     const stone = (t) => (t ? swatch(this.palette, t, 14) : null);
     this.moveList.render(started ? snap.moves || [] : null, (t) => this.teamLabel(t), moveText, this.history.length > 1, shown, stone);
+    if (this.variations) this.variations.decorate(this.moveList.list, this.history);
   }
 
   step(where) {
@@ -689,6 +738,7 @@ class GamePage {
     else if (where === 'prev') i = Math.max(0, i - 1);
     else if (where === 'next') i = Math.min(lastIndex, i + 1);
     else i = lastIndex;
+    this.leaveVariation();
     this.viewIndex = i === lastIndex ? null : i;
     if (!this.live()) this.setPreview(null);
     this.renderBoard();
@@ -742,7 +792,7 @@ class GamePage {
       dead: estimate ? estimate.dead : marks('dead'),
       seki: marks('seki'),
       dame: marks('dame'),
-      shade: estimate ? estimate.shade : null,
+      shade: estimate ? estimate.shade : this.review.shade(this.history.length ? this.shownIndex() : 0),
       pressable: this.myTurn(),
       label: `Go board ${snap.options.size} by ${snap.options.size}. Arrow keys move the cursor, Enter plays, PageUp and PageDown step through the moves.`,
     };
@@ -759,9 +809,9 @@ class GamePage {
     const s = settings();
     // Shapes on the stones where they help: more than two colours, accessible palettes, or the setting.
     this.palette = boardPalette(this.entry ? this.entry.palette(s.palette) : s.palette, snap.options.teams, s.stone_marks);
-    const title = gameTitle(snap, this.entry ? `${this.entry.title} game ${snap.id}` : `Game ${snap.id}`);
+    const title = isRecord(snap) ? recordTitle(snap) : gameTitle(snap, this.entry ? `${this.entry.title} game ${snap.id}` : `Game ${snap.id}`);
     this.title.textContent = title;
-    this.summary.textContent = optionsSummary(snap.options, snap.kind);
+    this.summary.textContent = isRecord(snap) ? `Uploaded record · ${optionsSummary(snap.options, snap.kind, false)}` : optionsSummary(snap.options, snap.kind);
     document.title = `${title} · Miai`;
     this.updateArea();
     this.renderBoard();
@@ -772,6 +822,7 @@ class GamePage {
     this.renderResult();
     this.renderInfo();
     this.renderMoves();
+    this.review.update(snap, this.palette);
     this.chat.setContext({
       me: snap.you,
       players: snap.players,
@@ -780,6 +831,7 @@ class GamePage {
       palette: this.palette,
       canPostPublic: Boolean(snap.you) && (snap.options.visibility === 'public' || Boolean(snap.you.team) || snap.players.some((p) => p.user_id === snap.you.user_id)),
     });
+    this.chatCard.hidden = isRecord(snap); // an uploaded record is read-only: nobody talks in it
   }
 
   renderBoard() {
@@ -790,9 +842,11 @@ class GamePage {
     const total = this.snap.moves ? this.snap.moves.length : 0;
     const shown = this.history.length ? this.shownIndex() : total;
     const move = shown > 0 && this.snap.moves ? this.snap.moves[shown - 1] : null;
+    if (!this.entry) this.review.decorate(this.board, shown, view.board);
+    this.review.showAt(shown);
     const what = move ? ` · ${this.teamLabel(move.team)}: ${moveText(move.move)}` : '';
     this.moveList.setCurrent(shown);
-    this.counter.textContent = `Move ${shown} of ${total}${what}`;
+    this.counter.textContent = this.variation ? this.variation.label : `Move ${shown} of ${total}${what}`;
     const canStep = this.history.length > 1;
     this.stepButtons.first.disabled = !canStep || shown === 0;
     this.stepButtons.prev.disabled = !canStep || shown === 0;
@@ -1092,7 +1146,8 @@ class GamePage {
   }
 
   renderTeams() {
-    clear(this.teamsBox, h('h2#teams-title', 'Teams'), teamsList(this.snap, this.palette, this.snap.position));
+    const teams = isRecord(this.snap) ? recordTeams(this.snap, this.palette) : teamsList(this.snap, this.palette, this.snap.position);
+    clear(this.teamsBox, h('h2#teams-title', 'Teams'), teams);
   }
 
   renderResult() {

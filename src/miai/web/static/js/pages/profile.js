@@ -5,7 +5,7 @@ import { clear, h, link } from '../dom.js';
 import { gameLine, kindTitle, outcomeTag, resultLine, statusText } from '../gamesummary.js';
 import { dateText, plural } from '../format.js';
 import { kindKeyTitle, ratingText } from '../kindkeys.js';
-import { decoded, playerArchiveUrl, playerLink, profileUrl } from '../links.js';
+import { accountTag, decoded, listedPlayer, playerArchiveUrl, profileUrl } from '../links.js';
 import { ratingGraph } from '../ratinggraph.js';
 import { session, settings } from '../session.js';
 
@@ -13,7 +13,7 @@ import { session, settings } from '../session.js';
 function opponents(g, username) {
   const others = g.players.filter((p) => p.user.toLowerCase() !== username.toLowerCase());
   if (!others.length) return null;
-  return ['vs ', others.flatMap((p, i) => [i ? ', ' : '', playerLink(p.user, p.name, p.is_guest)])];
+  return ['vs ', others.flatMap((p, i) => [i ? ', ' : '', listedPlayer(p)])];
 }
 
 function gameItem(g, username, tail) {
@@ -50,9 +50,10 @@ function recordTable(record) {
 
 /** The challenge link: the create form prefilled (pages/create.js reads these query parameters); without
  * the handicap advice (not read yet), the challenge alone. */
-export function challengeUrl(opponent, advice, me) {
+export function challengeUrl(opponent, advice, me, rated = true) {
   if (!advice) return `/new?${new URLSearchParams({ challenge: opponent })}`;
-  const q = new URLSearchParams({ challenge: opponent, size: String(advice.size), rated: 'true' });
+  const q = new URLSearchParams({ challenge: opponent, size: String(advice.size) });
+  if (rated) q.set('rated', 'true'); // not against a bot where the server keeps bots out of people's ratings
   if (advice.komi !== null) { // null: an even game, the preset's komi and colours at random
     q.set('handicap', String(advice.handicap));
     q.set('komi', String(advice.komi));
@@ -67,8 +68,9 @@ function adviceText(advice) {
   return `${advice.black} takes Black with ${advice.handicap} handicap stones, komi 0.5.`;
 }
 
-/** For a member looking at another person: OGS's handicap for a chosen size, and a challenge with it. */
-function challengeBox(username) {
+/** For a member looking at another person or a bot: OGS's handicap for a chosen size, and a challenge with
+ * it (rated where `rated` says people's challenges to this account may be). */
+function challengeBox(username, rated) {
   const me = session.user.username;
   const sizeSel = h('select#handicap-size', { 'aria-label': 'Board size' },
     [9, 13, 19].map((s) => h('option', { value: String(s) }, `${s}×${s}`)));
@@ -82,7 +84,7 @@ function challengeBox(username) {
       const advice = await get(`${profileUrl(username)}/handicap?${q}`);
       if (mine !== asked) return;
       text.textContent = adviceText(advice);
-      button.setAttribute('href', challengeUrl(username, advice, me));
+      button.setAttribute('href', challengeUrl(username, advice, me, rated));
     } catch (err) {
       if (mine === asked) text.textContent = err.message;
     }
@@ -113,16 +115,16 @@ export async function profilePage(main, { name }) {
   const who = profile.user.username;
   document.title = `${who} · Miai`;
   const viewer = session.user;
-  const other = viewer && !viewer.is_guest && viewer.username.toLowerCase() !== who.toLowerCase() && !profile.is_bot;
-  const badge = profile.computer ? h('span.tag.computer', 'computer')
-    : profile.is_bot ? h('span.tag.computer', { title: 'An account played by a program' }, 'bot') : null;
+  // Members challenge people and bot accounts alike; the server's computers are played from the home page.
+  const other = viewer && !viewer.is_guest && viewer.username.toLowerCase() !== who.toLowerCase() && !profile.computer;
+  const badge = accountTag(profile);
   clear(main,
     h('div.card.profile-head',
       h('div.row-head', h('h1#profile-name', profile.name), badge),
       h('p.muted', profile.member_since ? `Member since ${dateText(profile.member_since)}` : null),
       h('p', link(playerArchiveUrl(who), `All finished games of ${who}`), ' · ', link('/leaderboards', 'Leaderboards')),
     ),
-    other ? challengeBox(who) : null,
+    other ? challengeBox(who, profile.rated_challenges) : null,
     h('section#ratings',
       h('h2', 'Ratings'),
       ratings.ratings.length ? ratings.ratings.map(ratingCard) : h('p.muted.card', 'No rated games yet.')),

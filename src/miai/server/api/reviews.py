@@ -1,0 +1,108 @@
+"""Engine reviews of finished games: ask for one (quick, or deep for the game's players), read them."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, Request, Response
+from pydantic import BaseModel, ConfigDict
+
+from miai.server.api.deps import DB, MaybeViewer, MemberViewer, service_of
+from miai.server.api.inputs import Id, Invite
+from miai.server.api.rate_limits import enforce, user_key
+from miai.server.engine_jobs.protocol import EngineJobs
+from miai.server.engine_jobs.reviewing import MAX_POSITIONS, STALLED
+from miai.server.errors import Conflict, Forbidden
+from miai.server.play import queries
+from miai.server.storage import repo
+from miai.server.storage import reviews as stored
+from miai.server.storage.models import Review
+
+router = APIRouter(tags=["reviews"])
+
+
+class AskReview(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    depth: Literal["quick", "deep"] = "quick"
+
+
+def review_view(review: Review, full: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "id": review.id,
+        "depth": review.depth,
+        "status": review.status,
+        "done": review.done,
+        "total": review.total,
+        "requested_by": review.requested_by,
+        "updated_at": (repo.utc(review.updated_at) or review.updated_at).isoformat(),
+    }
+    if full:
+        out["positions"] = review.result.get("positions", [])
+        out["swings"] = review.result.get("swings", [])
+    return out
+
+
+@router.post("/games/{game_id}/review")
+async def ask_review(
+    game_id: Id,
+    request: Request,
+    response: Response,
+    viewer: MemberViewer,
+    db: DB,
+    invite: Invite | None = None,
+    body: AskReview | None = None,
+) -> dict[str, Any]:
+    """Stored once per game and depth: asking again answers the review there is (200), a new one 202."""
+    body = body or AskReview()  # no body at all: the default depth, as for an empty object
+    user_id = viewer.user.id
+    game = await queries.load_visible_game(db, game_id, user_id, invite)
+    if game.status != "finished":
+        raise Conflict("only finished games can be reviewed")
+    players = await repo.players_of(db, game.id)
+    if body.depth == "deep" and all(p.user_id != user_id for p in players):
+        raise Forbidden("only the game's players may ask for a deep review")
+    jobs: EngineJobs = request.app.state.jobs
+    now = service_of(request).stream.now()
+    found = await stored.reviews_of(db, game.id)
+    existing = next((r for r in found if r.depth == body.depth), None)
+    if existing is None:
+        total = len(await repo.moves_of(db, game.id)) + 1
+        if total > MAX_POSITIONS:
+            raise Conflict(
+                f"this game has {total} positions; a review covers at most {MAX_POSITIONS}",
+                positions=total,
+                limit=MAX_POSITIONS,
+            )
+        await enforce(request, "reviews", *user_key(user_id))
+        review, created = await stored.ask(db, game.id, body.depth, total, user_id, now)
+    else:
+        review, created = existing, False
+    idle = now - (repo.utc(review.updated_at) or now)
+    # A running review's `updated_at` is its runner's heartbeat; a pending one's, when it was asked for.
+    stalled = not created and review.status in stored.UNFINISHED and idle > STALLED
+    failed = review.status == "failed" and await stored.retry(db, review.id, now)
+    await db.commit()
+    if created or failed:
+        jobs.review(review.id)
+    elif stalled:  # submitted again: its runner claims it (the stopped one's lease is stale)
+        stalled = await jobs.resubmit_review(review.id)
+    await db.refresh(review)
+    response.status_code = 202 if created or failed or stalled else 200
+    return review_view(review, full=False)
+
+
+@router.get("/games/{game_id}/review")
+async def get_reviews(
+    game_id: Id,
+    viewer: MaybeViewer,
+    db: DB,
+    invite: Invite | None = None,
+    depth: Literal["quick", "deep"] | None = None,
+) -> dict[str, Any]:
+    """The game's reviews (quick and deep, as far as they are computed; `depth` only that one), visible as
+    the game is."""
+    user_id = viewer.user.id if viewer else None
+    game = await queries.load_visible_game(db, game_id, user_id, invite)
+    found = [r for r in await stored.reviews_of(db, game.id) if depth is None or r.depth == depth]
+    return {"reviews": [review_view(r, full=True) for r in found]}

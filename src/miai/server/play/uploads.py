@@ -1,0 +1,284 @@
+"""An uploaded SGF record as a read-only game: read with the SGF reader, its main line turned into the moves
+the server stores (so the game page, replay, SGF download and previews work as for any game), checked to
+replay to the very position the reader found, and its whole tree (variations) kept for the review.
+
+Nothing here touches the database: `read_upload` either returns everything to store or refuses with the
+reader's message (`BadRecord`, HTTP 422 `bad_sgf`, with the line and column when the reader knows them).
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from miai.core.errors import IllegalMove, InvalidRules
+from miai.core.go import GoState
+from miai.core.go.moves import Pass, Place
+from miai.core.go.vertex import format_move
+from miai.formats.sgf import SgfError, dump_sgf_text, parse_sgf
+from miai.formats.sgf.go_nodes import node_events
+from miai.formats.sgf.go_read import GoRecord, load_go
+from miai.formats.sgf.go_rules import encode_rules
+from miai.formats.sgf.tree import GameTree, Node
+from miai.server.errors import BadInput
+from miai.server.play.kinds import GoTable, Step
+from miai.server.play.options import OptionsError, RecordOptions
+from miai.server.play.preview import cells_of
+from miai.server.play.stream import CommandStream
+from miai.server.play.views import AUTO_PASS, recorded_move
+from miai.server.storage.models import User
+from miai.server.storage.uploads import NewRecord, store_record
+
+MAX_RECORD_BYTES = 1024 * 1024  # the largest upload (the request body's limit for the upload route)
+MAX_RECORD_NODES = 20_000  # nodes of the whole tree, variations included: each is replayed for the review
+
+
+class BadRecord(BadInput):
+    """A file the reader cannot use, or a record the server cannot store as a game (422 `bad_sgf`)."""
+
+    code = "bad_sgf"
+
+
+@dataclass
+class Upload:
+    """Everything to store for one uploaded record."""
+
+    options: RecordOptions
+    start: GoState  # the position before the first move
+    steps: list[Step]  # the main line as stored moves
+    result: dict[str, Any] | None  # from RE, in the API's result form; None without a readable RE
+    sgf: str  # the first game tree as SGF text, variations and comments included
+    nodes: list[dict[str, Any]]  # the tree's moves for the review (`record_nodes`)
+
+
+def read_upload(data: bytes) -> Upload:
+    """Read an uploaded SGF file; BadRecord with the reader's message when it cannot become a game."""
+    try:
+        collection = parse_sgf(data)
+        if not collection.trees:
+            raise SgfError("the file holds no game record (an SGF record starts with '(;')")
+        tree = collection[0]
+        if sum(1 for _ in tree.nodes()) > MAX_RECORD_NODES:
+            raise SgfError(f"the record has more than {MAX_RECORD_NODES} nodes")
+        record = load_go(tree)
+    except SgfError as err:
+        raise BadRecord(str(err), line=err.line, column=err.column) from None
+    except (InvalidRules, ValueError) as err:  # the reader's own checks say SgfError; this is a backstop
+        raise BadRecord(str(err), line=None, column=None) from None
+    options, start = _options(record)
+    steps = _main_line(record, options, start, tree)
+    result = result_of(record.info.get("RE"), start.colours)
+    nodes = record_nodes(tree, start)
+    # The main line's moves by their stored ply, which counts automatic passes too.
+    plies = [step.state.plies for step in steps if step.text != AUTO_PASS]
+    main = [node for node in nodes if node["main"]]
+    if len(main) == len(plies):
+        for node, ply in zip(main, plies, strict=True):
+            node["ply"] = ply
+    return Upload(options, start, steps, result, dump_sgf_text(tree), nodes)
+
+
+def _options(record: GoRecord) -> tuple[RecordOptions, GoState]:
+    start = _first(record.state)
+    colours = start.colours
+    black = [p for p, c in sorted(start.position().items()) if c == 0]
+    handicap = black[: start.handicap] if start.handicap >= 2 else []
+    setup = tuple((p, c) for p, c in sorted(start.position().items()) if p not in set(handicap))
+    seat_counts = tuple(len(s) for s in start.seats)
+    options = RecordOptions(
+        size=start.size,
+        teams=colours,
+        players_per_team=max(seat_counts),
+        preset=record.rules_key or "custom",
+        komi=tuple(start.rules.komi_of(c) for c in range(colours)),
+        handicap=start.handicap,
+        visibility="private",
+        exact_rules=tuple(encode_rules(start.rules)),
+        setup=setup,
+        handicap_points=tuple(handicap),
+        first=start.to_move,
+        seat_counts=seat_counts,
+        names=tuple(tuple(record.players.get(colour, ())) for colour in range(colours)),
+    )
+    return options, start
+
+
+def _first(state: GoState) -> GoState:
+    for first in state.lineage():
+        if first.parent is None:
+            return first
+    raise AssertionError("a lineage ends at its start")
+
+
+def _main_line(record: GoRecord, options: RecordOptions, start: GoState, tree: GameTree) -> list[Step]:
+    """The stored moves of the main line, checked: replayed as the server replays a game, they must give
+    the reader's position, every move of the record kept."""
+    final = record.state
+    numbered = sum(
+        1
+        for node in tree.main_line()
+        for event in node_events(node, start.size, start.colours)
+        if event.numbered and not event.auto
+    )
+    played = sum(1 for s in final.lineage() if isinstance(s.last_move, Place | Pass) and not s.auto_pass)
+    if played != numbered:
+        why = next((p for p in record.problems if "skipped" in p or "restarts" in p), "moves were skipped")
+        raise BadRecord(f"the main line cannot be stored as a game: {why}", line=None, column=None)
+    table = GoTable(options)
+    try:
+        state = table.new_state()
+    except OptionsError as err:
+        raise BadRecord(f"the record's start cannot be set up: {err}", line=None, column=None) from None
+    if state.position() != start.position() or state.to_move != start.to_move:
+        raise BadRecord("the record's start position cannot be stored as a game", line=None, column=None)
+    steps = table.steps(start, final)
+    for number, step in enumerate(steps, start=1):
+        if state.is_over and all(later.text == "pass" for later in steps[number - 1 :]):
+            # Passes after the passes that ended the game (GNU Go writes a third): they change nothing.
+            return steps[: number - 1]
+        try:
+            state = table.replay(state, step.text)
+        except (IllegalMove, ValueError) as err:
+            raise BadRecord(
+                f"the main line cannot be stored as a game: move {number} ({step.text}): {err}",
+                line=None,
+                column=None,
+            ) from None
+    if state.position() != final.position() or state.plies != final.plies:
+        raise BadRecord(
+            "the main line cannot be stored as a game: it has moves out of turn or after the end",
+            line=None,
+            column=None,
+        )
+    return steps
+
+
+async def store_upload(stream: CommandStream, user: User, upload: Upload) -> int:
+    """Store the upload as the uploader's finished, private game; its id. Never live, never rated."""
+    table = GoTable(upload.options)
+    final = upload.steps[-1].state if upload.steps else upload.start
+    now = stream.now()
+    events: list[tuple[str, dict[str, Any]]] = [
+        ("created", {"by": user.username, "uploaded": True}),
+        (
+            "started",
+            {"kind": table.key, "team_names": table.team_names(), "position": table.position(upload.start),
+             "to_move": {}, "deadline": None, "turn_started_at": now.isoformat(), "clocks": {}},
+        ),
+    ]
+    for step in upload.steps:
+        move = recorded_move(step.state.plies, step.team, step.seat, step.text, None)
+        events.append(("move", {**move, "position": table.position(step.state, event=True)}))
+    events.append(("finished", {"result": upload.result}))
+    game = {
+        "kind": "go",
+        "status": "finished",
+        "options": upload.options.to_json(),
+        "visibility": "private",
+        "invite_code": secrets.token_urlsafe(12),  # the owner may share the record's link
+        "plies": final.plies,
+        "clocks": {},
+        "to_move": {},
+        "result": upload.result,
+        "preview": cells_of(table, final),
+    }
+    moves = [(step.state.plies, step.team, step.seat, step.text) for step in upload.steps]
+    new = NewRecord(game, moves, events, upload.sgf, upload.nodes)
+    async with stream.sessions() as db:
+        return await store_record(db, user.id, new, now)
+
+
+# ----------------------------------------------------------------------------- the result
+
+_LETTER = re.compile(r"[BW]|[0-9]{1,2}")
+_MARGIN = re.compile(r"[0-9]{1,4}(\.[0-9]{1,3})?")
+
+
+def result_of(text: str | None, colours: int) -> dict[str, Any] | None:
+    """RE (`B+R`, `W+3.5`, `B=2+1`, `0`, `Draw`) as a result in the API's form; None when it says nothing
+    Miai can show (no RE, `Void`, `?`, anything else)."""
+    if text is None:
+        return None
+    value = text.strip().upper()
+    teams = list(range(1, colours + 1))
+    if value in ("0", "DRAW", "JIGO"):
+        return _result("passes", teams, teams, 0.0)
+    who, plus, how = value.partition("+")
+    if not plus:
+        return None
+    winners = []
+    for letter in who.split("="):
+        if not _LETTER.fullmatch(letter):
+            return None
+        colour = "BW".index(letter) if letter in "BW" else int(letter)
+        if colour >= colours:
+            return None
+        winners.append(colour + 1)
+    if how.startswith("R"):
+        return _result("resign", winners, teams, None)
+    if how.startswith("T"):
+        return _result("timeout", winners, teams, None)
+    margin = float(how) if _MARGIN.fullmatch(how) else None
+    return _result("passes", winners, teams, margin)
+
+
+def _result(reason: str, winners: list[int], teams: list[int], margin: float | None) -> dict[str, Any]:
+    others = [t for t in teams if t not in winners]
+    return {
+        "reason": reason,
+        "winners": sorted(set(winners)),
+        "ranking": [sorted(set(winners))] + ([others] if others else []),
+        "draw": not others,
+        "margin": 0.0 if not others else margin,
+        "left": [],
+        "scores": [],
+        "territory": [],
+        "dead": [],
+        "seki": [],
+        "dame": [],
+        "dead_stones_judged": False,
+    }
+
+
+# ----------------------------------------------------------------------------- the tree
+
+
+def record_nodes(tree: GameTree, start: GoState) -> list[dict[str, Any]]:
+    """Every move of the tree in file order (depth first, main line before variations), as
+    `{"id", "parent", "team", "move", "point", "removed", "main", "ply"}`: `parent` the move before it (None
+    at the start), `point` where its stone went (None for a pass), `removed` the points it captured, `ply`
+    its number in its own line. A move the rules refuse ends its line: it and what follows are left out.
+    Nodes without a move (comments, markup) are skipped, their children joined to the move before."""
+    out: list[dict[str, Any]] = []
+    size, colours = start.size, start.colours
+    # (node, parent move id, state before the node, on the main line)
+    stack: list[tuple[Node, int | None, GoState, bool]] = [(tree.root, None, start, True)]
+    while stack:
+        node, parent, state, main = stack.pop()
+        for event in node_events(node, size, colours):
+            move = event.move
+            if event.error is not None or not isinstance(move, Place | Pass) or event.colour < 0:
+                continue
+            try:
+                after = state.play_as(event.colour, move, check_ko=False)
+            except (IllegalMove, InvalidRules):
+                break
+            out.append(
+                {
+                    "id": len(out),
+                    "parent": parent,
+                    "team": event.colour + 1,
+                    "move": format_move(move, size),
+                    "point": move.point if isinstance(move, Place) else None,
+                    "removed": sorted(after.last_removed),
+                    "main": main,
+                    "ply": after.plies,
+                }
+            )
+            parent, state = len(out) - 1, after
+        else:
+            for index, child in reversed(list(enumerate(node.children))):
+                stack.append((child, parent, state, main and index == 0))
+    return out
