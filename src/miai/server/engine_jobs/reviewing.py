@@ -30,7 +30,6 @@ from miai.server.storage import repo
 from miai.server.storage import reviews as stored
 
 log = logging.getLogger(__name__)
-DEPTHS = ("quick", "deep")
 MAX_POSITIONS = 1000  # positions a review covers at most (the start and 999 moves)
 PART = 8  # positions per engine job; progress is stored (and published) after each part
 # A running review whose heartbeat (its row's `updated_at`) has not changed for this long has no runner left
