@@ -32,3 +32,37 @@ def test_other_illegal_records_are_still_refused() -> None:
     with pytest.raises(IllegalMove) as err:
         table.replay(state, "B1")
     assert err.value.reason is IllegalReason.OCCUPIED
+
+
+# White captures at C1 and Black retakes at once, with no pass in between: a ko under every rule, then as now.
+IMMEDIATE_RETAKE = ["B1", "A1", "C2", "B2", "D1", "C1", "B1"]
+
+
+@pytest.mark.parametrize(
+    ("ko", "reason"),
+    [
+        ("simple", IllegalReason.KO),
+        ("positional", IllegalReason.SUPERKO),
+        ("situational", IllegalReason.SUPERKO),
+    ],
+)
+def test_a_record_that_broke_the_ko_rule_is_refused(ko: str, reason: IllegalReason) -> None:
+    """The leniency above is for the one rule that changed: a record breaking ko otherwise stays refused."""
+    table = table_of("go", {"size": 7, "ko": ko})
+    state = table.new_state()
+    for text in IMMEDIATE_RETAKE[:-1]:
+        state = table.replay(state, text)
+    with pytest.raises(IllegalMove) as err:
+        table.replay(state, IMMEDIATE_RETAKE[-1])
+    assert err.value.reason is reason
+
+
+def test_a_retake_after_a_pass_is_refused_under_positional_superko() -> None:
+    """Positional superko never ignored passes: the record above breaks it, stored today or before."""
+    table = table_of("go", {"size": 7, "ko": "positional"})
+    state = table.new_state()
+    for text in RETAKE_AFTER_A_PASS[:-1]:
+        state = table.replay(state, text)
+    with pytest.raises(IllegalMove) as err:
+        table.replay(state, RETAKE_AFTER_A_PASS[-1])
+    assert err.value.reason is IllegalReason.SUPERKO

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
@@ -158,15 +158,31 @@ def game_filter(
 Filters = Annotated[GameFilter, Depends(game_filter)]
 
 
+@dataclass(frozen=True)
+class PageQuery:
+    """The paging parameters the live list and the archive share: a page size and the cursor a previous page
+    gave out (read by the list itself: its cursors differ)."""
+
+    limit: int
+    cursor: str | None
+
+    def split(self, rows: list[Game]) -> tuple[list[Game], bool]:
+        """The page out of `limit + 1` rows read, and whether more follow."""
+        return rows[: self.limit], len(rows) > self.limit
+
+
+def page_query(limit: Limit = 20, cursor: Cursor = None) -> PageQuery:
+    return PageQuery(limit, cursor)
+
+
+Paging = Annotated[PageQuery, Depends(page_query)]
+
+
 @router.get("/games/live")
-async def live_games(
-    request: Request, db: DB, where: Filters, limit: Limit = 20, cursor: Cursor = None
-) -> dict[str, Any]:
+async def live_games(request: Request, db: DB, where: Filters, paging: Paging) -> dict[str, Any]:
     """Public games in progress, newest first; `next` is the cursor of the following page (None: last)."""
-    rows = await finding.games(
-        db, finding.live_page(finding.dialect_of(db), where, _live_cursor(cursor), limit + 1)
-    )
-    page, more = rows[:limit], len(rows) > limit
+    query = finding.live_page(finding.dialect_of(db), where, _live_cursor(paging.cursor), paging.limit + 1)
+    page, more = paging.split(await finding.games(db, query))
     players = await finding.players_of_games(db, [g.id for g in page])
     watchers: Watchers | None = getattr(request.app.state, "watchers", None)
     spectators = await watchers.counts(g.id for g in page) if watchers is not None else {}
@@ -195,13 +211,12 @@ async def archive(
     db: DB,
     viewer: MaybeViewer,
     shared: Filters,
+    paging: Paging,
     user: UserName = None,
     opponent: UserName = None,
     result: ResultFilter | None = None,
     since: datetime | None = None,
     until: datetime | None = None,
-    limit: Limit = 20,
-    cursor: Cursor = None,
 ) -> dict[str, Any]:
     """Finished games, newest first, narrowed by the filters; private games only to their players."""
     if result in OUTCOMES and user is None:
@@ -217,9 +232,9 @@ async def archive(
         until=_moment("until", until),
         viewer_id=viewer.user.id if viewer is not None else None,
     )
-    query = finding.archive_page(finding.dialect_of(db), where, _archive_cursor(cursor), limit + 1)
-    rows = await finding.games(db, query)
-    page, more = rows[:limit], len(rows) > limit
+    moment = _archive_cursor(paging.cursor)
+    query = finding.archive_page(finding.dialect_of(db), where, moment, paging.limit + 1)
+    page, more = paging.split(await finding.games(db, query))
     return {"games": await _finished_views(db, page, user_id), "next": _next_archive(page) if more else None}
 
 

@@ -17,11 +17,12 @@ import re
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from miai.core.clock import TeamClock
 from miai.core.errors import IllegalMove, IllegalReason
-from miai.core.go import TIMEOUT, GoState, Resign, Timeout
+from miai.core.go import TIMEOUT, GoState, KoRule, Pass, Resign, Timeout
 from miai.core.go.vertex import format_move, parse_move
 from miai.core.registry import Board, GameKind, RecordedState
 from miai.formats.sgf.times import TimeLeft, TimeSystem
@@ -87,6 +88,26 @@ class Table(ABC):
     def position(self, state: Any, event: bool = False) -> dict[str, Any]:
         """What a client draws, as JSON (`event`: for a stored move event, maybe without the legal moves)."""
 
+    def started_event(
+        self,
+        state: Any,
+        now: datetime,
+        to_move: dict[str, Any] | None = None,
+        deadline: datetime | None = None,
+        clocks: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The `started` event's payload: a live game's (who is on move, the first deadline and clocks) and an
+        uploaded record's (nobody on move, no clocks) alike."""
+        return {
+            "kind": self.key,
+            "team_names": self.team_names(),
+            "position": self.position(state),
+            "to_move": to_move or {},
+            "deadline": None if deadline is None else deadline.isoformat(),
+            "turn_started_at": now.isoformat(),
+            "clocks": clocks or {},
+        }
+
     @abstractmethod
     async def result(self, state: Any, judge: Judge) -> dict[str, Any] | None:
         """The result of a finished game as JSON (Go's dead stones by `judge`, the caller's judging)."""
@@ -140,6 +161,15 @@ def _as_number(level: int | str) -> int | str:
     return level
 
 
+def stored_under_old_situational_rule(state: GoState, refusal: IllegalMove) -> bool:
+    """Whether a stored move that today's rule refuses was legal when it was stored: situational superko
+    counts the situation a pass creates only since issue 20 (SPEC G3). Only that rule changed, and only where
+    a pass was played before; every other refusal (simple ko, positional superko) was a refusal then too."""
+    if refusal.reason is not IllegalReason.SUPERKO or state.rules.ko is not KoRule.SITUATIONAL:
+        return False
+    return any(isinstance(earlier.last_move, Pass) for earlier in state.lineage())
+
+
 class GoTable(Table):
     key = "go"
     title = "Go"
@@ -186,9 +216,8 @@ class GoTable(Table):
         try:
             return state.play(move)
         except IllegalMove as err:
-            if err.reason not in (IllegalReason.KO, IllegalReason.SUPERKO):
+            if not stored_under_old_situational_rule(state, err):
                 raise
-            # Legal when it was stored: situational superko counts passes only since issue 20 (SPEC G3).
             log.warning("replaying %s, which the current ko rule refuses: %s", text, err)
             return state.play(move, check_ko=False)
 

@@ -55,18 +55,7 @@ class Moves:
             to_move=on_move,
             plies=0,
         )
-        tx.event(
-            "started",
-            {
-                "kind": table.key,
-                "team_names": table.team_names(),
-                "position": table.position(state),
-                "to_move": on_move,
-                "deadline": deadline.isoformat(),
-                "turn_started_at": now.isoformat(),
-                "clocks": clocks,
-            },
-        )
+        tx.event("started", table.started_event(state, now, on_move, deadline, clocks))
         tx.new_live = live
         tx.ping_players(seats)
         if tx.game.visibility == "public":

@@ -162,11 +162,7 @@ async def store_upload(stream: CommandStream, user: User, upload: Upload) -> int
     now = stream.now()
     events: list[tuple[str, dict[str, Any]]] = [
         ("created", {"by": user.username, "uploaded": True}),
-        (
-            "started",
-            {"kind": table.key, "team_names": table.team_names(), "position": table.position(upload.start),
-             "to_move": {}, "deadline": None, "turn_started_at": now.isoformat(), "clocks": {}},
-        ),
+        ("started", table.started_event(upload.start, now)),
     ]
     for step in upload.steps:
         move = recorded_move(step.state.plies, step.team, step.seat, step.text, None)
