@@ -30,8 +30,8 @@ from pathlib import Path
 
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
+from miai.server.game_options import GoOptions
 from miai.server.notify.mailer import Mailer
-from miai.server.play.options import GoOptions
 from miai.server.play.service import GameService
 from miai.server.realtime.hub import Hub
 from miai.server.storage.db import make_engine, migrate, sessions

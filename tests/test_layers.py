@@ -6,6 +6,8 @@ import ast
 import sys
 from pathlib import Path
 
+import pytest
+
 SRC = Path(__file__).resolve().parent.parent / "src" / "miai"
 ORDER = ["core", "formats", "engines", "server"]  # each layer may import only itself and those before it
 IMPURE_FOR_CORE = {"asyncio", "time", "datetime", "random", "os", "io", "socket", "subprocess", "pathlib",
@@ -77,7 +79,7 @@ def test_the_layer_test_sees_the_layers() -> None:
 
 SERVER = SRC / "server"
 WEB_FRAMEWORKS = {"fastapi", "starlette", "uvicorn"}
-EDGE = ("miai.server.api", "miai.server.realtime")  # routes, their dependencies and the websockets
+EDGE = ("miai.server.api",)  # routes, their dependencies and the websockets
 
 
 def imported_names(path: Path) -> list[str]:
@@ -94,7 +96,7 @@ def test_route_modules_are_imported_by_the_app_alone() -> None:
     """A route module's shared parts live where others may import them: field types in api/inputs.py,
     request dependencies in api/deps.py."""
     routes = {module_name(p) for p in SERVER.rglob("*.py") if "router = APIRouter(" in p.read_text()}
-    assert {"miai.server.api.games", "miai.server.api.accounts", "miai.server.realtime.ws"} <= routes
+    assert {"miai.server.api.games", "miai.server.api.accounts", "miai.server.api.ws"} <= routes
     violations = [
         f"{module_name(path)} imports {target}"
         for path in sorted(SERVER.rglob("*.py"))
@@ -117,6 +119,162 @@ def test_identity_and_storage_know_nothing_of_http() -> None:
         if target.split(".")[0] in WEB_FRAMEWORKS or target.startswith(EDGE)
     ]
     assert not violations, "\n".join(violations)
+
+
+# ---------------------------------------------------------------- the server's own layers
+
+# The server's packages and top-level modules, bottom to top: each may import only itself and those before
+# it (what each holds: the docstring of miai/server/__init__.py).
+SERVER_ORDER = [
+    "errors",
+    "settings",
+    "logs",
+    "text",
+    "game_options",
+    "storage",
+    "realtime",
+    "notify",
+    "identity",
+    "ratings",
+    "play",
+    "engine_jobs",
+    "scheduling",
+    "api",
+    "app",
+    "main",
+]
+MODULES = {module_name(p) for p in SRC.rglob("*.py")}
+
+
+def imported_modules(text: str, name: str, is_package: bool) -> set[str]:
+    """The modules of miai that module `name` imports anywhere: at the top, inside functions, under
+    TYPE_CHECKING; relative imports resolved. `from a import b` is an import of `a.b` when that is a module,
+    else of `a`; an import of a name inside a module counts as one of its module."""
+    package = name if is_package else name.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.Import):
+            found.extend(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*parts, base] if base else parts)
+            found.extend(f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names)
+    return {owner for owner in map(owning_module, found) if owner}
+
+
+def owning_module(name: str) -> str:
+    """`name` if it is a module of miai, else the module it is in ("" outside miai)."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name
+
+
+def module_imports(path: Path) -> set[str]:
+    return imported_modules(path.read_text(), module_name(path), path.name == "__init__.py")
+
+
+def server_unit(module: str) -> str | None:
+    """The package or top-level module of the server that `module` belongs to."""
+    parts = module.split(".")
+    return parts[2] if parts[:2] == ["miai", "server"] and len(parts) > 2 else None
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one node: nodes that import each other, directly
+    or through others."""
+    reach = {}
+    for start in graph:
+        seen: set[str] = set()
+        todo = [start]
+        while todo:
+            for target in graph[todo.pop()] - seen:
+                seen.add(target)
+                todo.append(target)
+        reach[start] = seen
+    components = {frozenset({n} | {m for m in reach[n] if n in reach[m]}) for n in graph}
+    return sorted(sorted(c) for c in components if len(c) > 1)
+
+
+def describe(graph: dict[str, set[str]], cycle: list[str]) -> str:
+    return "; ".join(f"{a} -> {', '.join(sorted(graph[a] & set(cycle)))}" for a in cycle)
+
+
+def test_the_import_graph_sees_every_kind_of_import() -> None:
+    """Guard against the tests below passing vacuously: imports in functions, under TYPE_CHECKING and
+    relative ones are edges as much as those at the top."""
+    text = (
+        "from typing import TYPE_CHECKING\n"
+        "import miai.core.go.rules\n"
+        "from miai.server.play import stream\n"
+        "from . import errors\n"
+        "from .identity.bots import is_computer\n"
+        "if TYPE_CHECKING:\n    from miai.server.api.deps import Viewer\n"
+        "def f():\n    from miai.engines.levels import style\n"
+    )
+    assert imported_modules(text, "miai.server.app", is_package=False) == {
+        "miai.core.go.rules",
+        "miai.server.play.stream",
+        "miai.server.errors",
+        "miai.server.identity.bots",
+        "miai.server.api.deps",
+        "miai.engines.levels",
+    }
+
+
+def test_server_packages_import_only_those_below_them() -> None:
+    """Imports inside the server point down SERVER_ORDER: what two packages both need lives below both."""
+    on_disk = {server_unit(module_name(p)) for p in SERVER.rglob("*.py")} - {None}
+    assert on_disk == set(SERVER_ORDER), "give every server package and module its place in SERVER_ORDER"
+    violations = []
+    for path in sorted(SERVER.rglob("*.py")):
+        own = server_unit(module_name(path))
+        if own is None:
+            continue
+        for target in sorted(module_imports(path)):
+            unit = server_unit(target)
+            if unit is not None and SERVER_ORDER.index(unit) > SERVER_ORDER.index(own):
+                violations.append(f"{module_name(path)} ({own}) imports {target} ({unit}, above it)")
+    assert not violations, "\n".join(violations)
+
+
+def test_no_import_cycles_between_server_packages() -> None:
+    graph: dict[str, set[str]] = {unit: set() for unit in SERVER_ORDER}
+    for path in SERVER.rglob("*.py"):
+        own = server_unit(module_name(path))
+        for target in module_imports(path):
+            unit = server_unit(target)
+            if own is not None and unit is not None and unit != own:
+                graph[own].add(unit)
+    found = cycles(graph)
+    assert not found, "\n".join(describe(graph, c) for c in found)
+
+
+def test_engine_processes_load_no_database_and_no_web_framework() -> None:
+    """An engine process unpickles its jobs from engine_jobs/engine.py: what that module reaches, directly
+    or through others, stays light (no game service, no database), so a fresh engine process answers its
+    first job within the reply timeout."""
+    paths = {module_name(p): p for p in SRC.rglob("*.py")}
+    reached, todo = set(), ["miai.server.engine_jobs.engine"]
+    while todo:
+        for target in module_imports(paths[todo.pop()]) - reached:
+            reached.add(target)
+            todo.append(target)
+    heavy = {"sqlalchemy", "fastapi", "starlette", "redis"}
+    violations = sorted(m for m in reached if {t.split(".")[0] for t in imports(paths[m])} & heavy)
+    assert "miai.server.play.judging" in reached
+    assert not violations, "engine processes would import: " + ", ".join(violations)
+
+
+@pytest.mark.parametrize("layer", ["core", "formats", "engines", "server", "bot"])
+def test_no_import_cycles_between_modules(layer: str) -> None:
+    """Within a layer, modules import one way too: a registry imports what it registers, never the reverse."""
+    paths = {module_name(p): p for p in (SRC / layer).rglob("*.py")}
+    graph = {name: module_imports(path) & set(paths) - {name} for name, path in paths.items()}
+    assert any(graph.values()), f"no imports found inside {layer}"
+    found = cycles(graph)
+    assert not found, "\n".join(describe(graph, c) for c in found)
 
 
 # ---------------------------------------------------------------- the bot client

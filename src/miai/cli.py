@@ -434,9 +434,9 @@ def _run_admin(args: argparse.Namespace) -> int:
 
     from sqlalchemy.exc import SQLAlchemyError
 
-    from miai.server.api.inputs import clean_text
     from miai.server.identity.admins import UnknownUser, list_admins, set_admin
     from miai.server.settings import Settings
+    from miai.server.text import clean_text
 
     try:
         settings = Settings.from_env()

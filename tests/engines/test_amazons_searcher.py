@@ -6,9 +6,9 @@ import pytest
 
 from miai.core.amazons import WHITE, AmazonsState, QueenMove, new_game
 from miai.engines.amazons.searcher import AmazonsSearcher
-from miai.engines.levels import choose_move_any_game
 from miai.engines.players import AnyGameSeat
 from miai.engines.pool import portable
+from miai.engines.searchers import choose_move_any_game
 
 
 def shut_in_position() -> AmazonsState:

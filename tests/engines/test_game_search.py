@@ -11,11 +11,12 @@ from typing import Any, ClassVar
 import pytest
 
 from miai.core import hex
-from miai.engines import game_search, players
+from miai.engines import players, searchers
 from miai.engines.kernel import jit
-from miai.engines.levels import DEFAULT_SECONDS, GameBudget, choose_move_any_game, game_budget
+from miai.engines.levels import DEFAULT_SECONDS, GameBudget, game_budget
 from miai.engines.players import MoveRequest
 from miai.engines.result import SearchResult
+from miai.engines.searchers import choose_move_any_game
 
 GAME = 987_654_322
 
@@ -42,8 +43,8 @@ class Recording:
 
 @pytest.fixture
 def recording(monkeypatch: pytest.MonkeyPatch) -> type[Recording]:
-    game_search.searcher_for(hex.new_game(5, opening="none"))  # the real engines registered first
-    monkeypatch.setitem(game_search.SEARCHERS, hex.HexState, Recording)
+    searchers.searcher_for(hex.new_game(5, opening="none"))  # the real engines registered first
+    monkeypatch.setitem(searchers.SEARCHERS, hex.HexState, Recording)
     Recording.made = []
     return Recording
 
@@ -93,17 +94,17 @@ def test_seats_asking_while_the_engines_load_all_get_the_compiled_searcher(
 ) -> None:
     """The engines' imports take seconds (numba): a seat asking meanwhile must wait, not fall back to the
     generic search for its whole game."""
-    monkeypatch.setattr(game_search, "SEARCHERS", {})
-    monkeypatch.setattr(game_search, "_registered", threading.Event())
+    monkeypatch.setattr(searchers, "SEARCHERS", {})
+    monkeypatch.setattr(searchers, "_registered", threading.Event())
 
     def slow_import() -> None:
         time.sleep(0.3)
-        game_search.SEARCHERS[hex.HexState] = Recording
+        searchers.SEARCHERS[hex.HexState] = Recording
 
-    monkeypatch.setattr(game_search, "_import_engines", slow_import)
+    monkeypatch.setattr(searchers, "_import_engines", slow_import)
     board = hex.new_game(5, opening="none")
     with ThreadPoolExecutor(4) as threads:
-        found = list(threads.map(lambda _: game_search.searcher_for(board), range(4)))
+        found = list(threads.map(lambda _: searchers.searcher_for(board), range(4)))
     assert all(isinstance(s, Recording) for s in found)
 
 

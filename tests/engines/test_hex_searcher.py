@@ -7,14 +7,14 @@ import pytest
 
 from miai.core.hex import FIRST, SECOND, SWAP, HexState, Opening, new_game, parse_cell
 from miai.core.twoplayer import Place
-from miai.engines import game_search
+from miai.engines import searchers
 from miai.engines.hex.board import padded
 from miai.engines.hex.searcher import HexSearcher, edge_distance
 from miai.engines.hex.tree import FIRST as FIRST_CHILD
 from miai.engines.hex.tree import MOVE, VISITS, WINS
-from miai.engines.levels import choose_move_any_game
 from miai.engines.players import AnyGameSeat
 from miai.engines.pool import portable
+from miai.engines.searchers import choose_move_any_game
 
 
 def board(size: int, black: str, white: str, to_move: int) -> HexState:
@@ -117,7 +117,7 @@ def test_a_finished_game_is_refused(searcher: HexSearcher) -> None:
 
 def test_the_game_s_seats_and_the_one_off_path_use_the_compiled_player() -> None:
     state = new_game(7, "none")
-    assert isinstance(game_search.searcher_for(state), HexSearcher)
+    assert isinstance(searchers.searcher_for(state), HexSearcher)
     seat = AnyGameSeat(10)
     try:
         assert seat.move(state, 0.1, 1) in state.legal_moves()

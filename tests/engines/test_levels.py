@@ -13,12 +13,12 @@ from miai.engines import levels
 from miai.engines.go_player import GoPlayer
 from miai.engines.levels import (
     ExternalEngine,
-    choose_move_any_game,
     external_engines,
     make_move_generator,
     parse_engines,
     style,
 )
+from miai.engines.searchers import choose_move_any_game
 
 GTP_TESTS = Path(__file__).resolve().parents[1] / "formats" / "gtp"
 FAKE_ENGINE = str(GTP_TESTS / "fake_gtp_engine.py")  # answers genmove with garbage

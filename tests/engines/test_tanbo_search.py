@@ -10,9 +10,9 @@ import pytest
 from miai.core import hex
 from miai.core.tanbo import TanboState, new_game
 from miai.core.twoplayer import RESIGN, Place
-from miai.engines.game_search import searcher_for
-from miai.engines.levels import choose_move_any_game, game_budget
+from miai.engines.levels import game_budget
 from miai.engines.players import AnyGameSeat
+from miai.engines.searchers import choose_move_any_game, searcher_for
 from miai.engines.tanbo.search import TanboSearch, TanboSearcher, useful_points
 from tests.engines.test_mcts import FakeClock
 

@@ -14,9 +14,9 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from starlette.websockets import WebSocketDisconnect
 
-from miai.server.api.inputs import clean_text
 from miai.server.app import create_app
 from miai.server.storage.models import Game, GameEvent, GameMove, GamePlayer, Review, UploadedRecord
+from miai.server.text import clean_text
 from tests.server.conftest import Player, make_settings, register
 from tests.server.test_finding import new_game
 from tests.server.test_guests import Visitor

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from miai.core.go.game import EndReason
+from miai.core.go.scoring import EndReason
 from miai.formats.sgf import parse_sgf
 from miai.formats.sgf.go import load_go
 from miai.server.app import create_app

@@ -14,8 +14,8 @@ import pytest
 from sqlalchemy import event, update
 
 from miai.server.errors import Conflict, Stale
+from miai.server.game_options import GoOptions
 from miai.server.notify.mailer import Mailer
-from miai.server.play.options import GoOptions
 from miai.server.play.service import GameService
 from miai.server.realtime.hub import Hub, Message
 from miai.server.storage import repo

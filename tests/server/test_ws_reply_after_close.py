@@ -10,7 +10,7 @@ import pytest
 from fastapi import WebSocketDisconnect
 from starlette.websockets import WebSocketState
 
-from miai.server.realtime import ws
+from miai.server.api import ws
 
 
 class GoneClient:

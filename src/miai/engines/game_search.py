@@ -1,14 +1,14 @@
-"""Compiled computer players for the games other than Go, chosen by the state's type.
+"""What the compiled computer players of the games other than Go share: the `GameSearcher` interface, and
+`moves_since`, which lets a searcher keep its tree between moves.
 
-Each game (Hex, Amazons, Tanbo) registers a factory in `SEARCHERS`; a searcher is made once per game seat
-and keeps its tree between moves when the next state follows the previous one (it rebuilds it otherwise,
-so a state restored in another process is still answered). A game with no compiled searcher falls back to
-the generic search in `levels.choose_move_any_game`.
+A searcher is made once per game seat and keeps its tree when the next state follows the previous one (it
+rebuilds it otherwise, so a state restored in another process is still answered). The searchers (Hex,
+Amazons, Tanbo) import this module and `levels`; the registry that chooses one by the state's type is
+`searchers.py`, above them all.
 """
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -34,41 +34,6 @@ class GameSearcher(Protocol):
 
 SearcherFactory = Callable[[], GameSearcher]
 
-# State type -> factory. Each game's engine module adds itself here (see `_register`).
-SEARCHERS: dict[type, SearcherFactory] = {}
-_registered = threading.Event()
-_registering = threading.Lock()
-
-
-def _register() -> None:
-    """Import the compiled engines lazily: numba compiles (or loads its cache) on first use only.
-    Seats ask from several threads: all wait until every engine is registered (an import that fails is
-    tried again by the next caller)."""
-    if _registered.is_set():
-        return
-    with _registering:
-        if not _registered.is_set():
-            _import_engines()
-            _registered.set()
-
-
-def _import_engines() -> None:
-    # One block per game: `from miai.core.<game> import <State>`, its engine, `SEARCHERS[<State>] = ...`.
-    from miai.core.amazons import AmazonsState
-    from miai.engines.amazons.searcher import AmazonsSearcher
-
-    SEARCHERS[AmazonsState] = AmazonsSearcher
-
-    from miai.core.hex import HexState
-    from miai.engines.hex.searcher import HexSearcher
-
-    SEARCHERS[HexState] = HexSearcher
-
-    from miai.core.tanbo import TanboState
-    from miai.engines.tanbo.search import TanboSearcher
-
-    SEARCHERS[TanboState] = TanboSearcher
-
 
 def moves_since(root: Any, state: Any, same: Callable[[Any, Any], bool]) -> list[Any] | None:
     """The moves played from the position `root` to `state` (oldest first), or None when `state` does not
@@ -89,10 +54,3 @@ def moves_since(root: Any, state: Any, same: Callable[[Any, Any], bool]) -> list
     if oldest.plies != root.plies + 1 or root.is_over or oldest.last_move not in root.legal_moves():
         return None
     return chain[::-1] if same(root.play(oldest.last_move), oldest) else None
-
-
-def searcher_for(state: Any) -> GameSearcher | None:
-    """A new searcher for `state`'s game, or None when that game has no compiled searcher."""
-    _register()
-    factory = SEARCHERS.get(type(state))
-    return factory() if factory is not None else None

@@ -30,22 +30,17 @@ from __future__ import annotations
 import json
 import math
 import os
-import random
 import re
 import shlex
-import time
 import tomllib
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from miai.core.go import GoState, Move
-from miai.core.registry import GameState
-from miai.engines.game_search import searcher_for
 from miai.engines.go_player import GoPlayer, ResignPolicy, Style
 from miai.engines.gtp_player import GtpPlayer
-from miai.engines.mcts import MCTS
 from miai.formats.gtp.gnugo import find_gnugo
 from miai.formats.gtp.go_players import MoveGenerator
 
@@ -257,29 +252,3 @@ def check_level(level: object) -> None:
     """Levels of the games other than Go are whole numbers 1..10."""
     if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= TOP_LEVEL:
         raise ValueError(f"levels for this game are 1..{TOP_LEVEL}, not {level!r}")
-
-
-def choose_move_any_game(
-    state: GameState[Any],
-    level: int,
-    seed: int = 0,
-    seconds: float | None = None,
-    now: Callable[[], float] = time.monotonic,
-) -> Any:
-    """A move for the player to move in any registered game (Go goes to its own engine)."""
-    if isinstance(state, GoState):
-        move: Move = make_move_generator(level, seconds, seed)(state, state.to_move, seconds)
-        return move
-    check_level(level)
-    searcher = searcher_for(state)
-    if searcher is not None:  # a one-off search (the pool's path): no tree to keep
-        try:
-            return searcher.move(state, level, seconds, seed)
-        finally:
-            searcher.close()
-    rng = random.Random(seed)
-    budget = game_budget(level, seconds)
-    if budget.blunders and rng.random() < budget.blunders:
-        return rng.choice(list(state.legal_moves()))
-    search = MCTS(random.Random(rng.getrandbits(64)), now=now)
-    return search.search(state, playouts=budget.playouts, seconds=budget.seconds).move

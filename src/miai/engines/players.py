@@ -29,10 +29,11 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from miai.core.go import GoState
-from miai.engines.game_search import GameSearcher, searcher_for
+from miai.engines.game_search import GameSearcher
 from miai.engines.go_player import GoPlayer
-from miai.engines.levels import DefaultTime, check_level, choose_move_any_game, make_move_generator, style
+from miai.engines.levels import DefaultTime, check_level, make_move_generator, style
 from miai.engines.record import decode_state, encode_move
+from miai.engines.searchers import choose_move_any_game, searcher_for
 
 CAPACITY = 64  # players held at most by one process
 IDLE_SECONDS = 30 * 60.0  # a player unused this long is closed

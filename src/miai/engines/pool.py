@@ -72,7 +72,8 @@ def portable(state: Any) -> Any:
 
 def run_task(task: SearchTask) -> str | Any:
     """Worker side: rebuild the state and choose a move (Go moves come back as record text)."""
-    from miai.engines.levels import choose_move_any_game, make_move_generator
+    from miai.engines.levels import make_move_generator
+    from miai.engines.searchers import choose_move_any_game
 
     if isinstance(task.state, dict):
         state = decode_state(task.state)

@@ -6,7 +6,7 @@ mover's reward). The mover's winning chance is the root's visit-weighted reward;
 the others share the rest in proportion to their playout results from the position (the search's tree keeps
 only the mover's reward at the root). Ownership and the score come from the search's own playouts, or from
 the estimator's (`estimator.playouts.ownership_shares`) at the end of the game, where there is nothing to
-search. Amazons, Hex and Tanbo get the winning chance of their compiled searchers (`game_search`: the
+search. Amazons, Hex and Tanbo get the winning chance of their compiled searchers (`searchers`: the
 mover's win rate at the move the search would play); any other kind that of the generic search
 (`mcts.MCTS`), which reads any game through the common interface.
 """
@@ -214,8 +214,8 @@ def _any_position(state: Any, playouts: int, seed: int) -> PositionReview:
     players = int(state.players)
     if state.is_over:
         return PositionReview(_normalised(state.rewards(), players))
-    from miai.engines.game_search import searcher_for
     from miai.engines.mcts import MCTS
+    from miai.engines.searchers import searcher_for
 
     searcher = searcher_for(state)
     if searcher is None:

@@ -19,10 +19,9 @@ from typing import Any
 
 from miai.core.errors import InvalidRules
 from miai.core.go import GoState, Result, Rules, Scoring
-from miai.core.go.game import EndReason
 from miai.core.go.presets import PRESETS
 from miai.core.go.rules import DeadStones
-from miai.core.go.scoring import Score
+from miai.core.go.scoring import EndReason, Score
 from miai.core.go.vertex import format_point
 from miai.engines.estimator import DEFAULT_PLAYOUTS, Judgement, estimate, score_judged
 from miai.engines.estimator.judgement import colour_name

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as FrameworkError
 
 import miai
-from miai.server.api import accounts, admin, finding, games, health, openapi, outbox, practice, ratings
+from miai.server.api import accounts, admin, finding, games, health, openapi, outbox, practice, ratings, ws
 from miai.server.api import bot_accounts as bot_routes
 from miai.server.api import notifications as notification_routes
 from miai.server.api import reviews as review_routes
@@ -36,7 +36,6 @@ from miai.server.play.practice import Practice
 from miai.server.play.service import GameService
 from miai.server.play.stream import Clock, system_now
 from miai.server.play.uploads import MAX_RECORD_BYTES
-from miai.server.realtime import ws
 from miai.server.realtime.hub import Hub
 from miai.server.realtime.watchers import Watchers
 from miai.server.scheduling.deadlines import run_scheduler

@@ -6,7 +6,7 @@ import pytest
 
 from miai.core.errors import IllegalMove, IllegalReason, ScoringNeedsJudgement
 from miai.core.go import PASS, RESIGN, TIMEOUT, DeadStones, Place, Rules, new_game, outcome, preset
-from miai.core.go.game import EndReason
+from miai.core.go.scoring import EndReason
 from tests.core.go.helpers import from_diagram
 
 THREE = Rules(komi=(0, 0, 0))

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
-from miai.server.play.options import load_options
+from miai.server.game_options import load_options
 from miai.server.ratings.eligibility import (
     MIN_RATED_MOVES,
     Seated,
@@ -97,7 +97,7 @@ def test_the_rule_for_players_moves_and_setup() -> None:
 
 def test_every_caller_of_lobby_create_is_refused_a_rated_game_that_cannot_count(client: TestClient) -> None:
     """Not the HTTP route alone: the lobby itself refuses the setup, as it refuses a guest (same 422)."""
-    from miai.server.play.options import OptionsError
+    from miai.server.game_options import OptionsError
 
     alice = register(client, "alice")
     service = client.app.state.games  # type: ignore[attr-defined]

@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 
 from miai.server.app import create_app
-from miai.server.play.options import load_options
+from miai.server.game_options import load_options
 from miai.server.ratings.eligibility import MIN_RATED_MOVES
 from miai.server.ratings.store import record_game
 from miai.server.storage.db import make_engine, sessions

@@ -11,8 +11,8 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 
+from miai.server.game_options import load_options
 from miai.server.identity.admins import set_admin
-from miai.server.play.options import load_options
 from miai.server.ratings.store import recompute, record_game
 from miai.server.storage.db import make_engine, sessions
 from miai.server.storage.models import Game, RatingChange, UserRating

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from miai.server.play.options import GoOptions, KindOptions
+from miai.server.game_options import GoOptions, KindOptions
 from miai.server.ratings.kind_keys import go_size_class, kind_key, known_key, system_of
 from miai.server.ratings.suggest import (
     handicap_adjustment,

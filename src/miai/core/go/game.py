@@ -9,7 +9,6 @@ from __future__ import annotations
 from array import array
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 
 from miai.core.errors import IllegalMove, IllegalReason, InvalidRules
 from miai.core.go.board import SITUATION, ZOBRIST, Geometry, geometry, hash_stones
@@ -18,13 +17,10 @@ from miai.core.go.history import History
 from miai.core.go.moves import PASS, Move, Pass, Place, Resign, Timeout
 from miai.core.go.placement import build_position, chain_points, place
 from miai.core.go.rules import KoRule, Rules, Suicide
+from miai.core.go.scoring import EndReason, outcome
 
-
-class EndReason(StrEnum):
-    PASSES = "passes"
-    LAST_COLOUR = "last_colour"
-    MOVE_LIMIT = "move_limit"
-    AGREED_DRAW = "agreed_draw"
+# EndReason is defined beside the scoring that reads it, and public here too: it is `GoState.ended`'s type.
+__all__ = ["Analysis", "EndReason", "GoState", "new_game"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -184,8 +180,6 @@ class GoState:
 
     def rewards(self) -> tuple[float, ...]:
         """Per colour: 1 shared among the winners, 0 for the rest (every stone alive; for search)."""
-        from miai.core.go.scoring import outcome
-
         result = outcome(self, dead=())
         if result is None:
             return (0.0,) * self.colours

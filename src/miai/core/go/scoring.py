@@ -2,16 +2,52 @@
 
 Dead stones are an input: with `dead_stones=all_alive` none are dead; with `auto` the caller passes the
 estimator's verdict (the engines layer provides it), which keeps this module pure.
+
+This module sits below the game state (game.py scores its own finished games with it, `GoState.rewards`):
+it reads a state through `Position`, and the reasons a game ends (`EndReason`) are defined here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
 
 from miai.core.errors import ScoringNeedsJudgement
-from miai.core.go.game import EndReason, GoState
-from miai.core.go.rules import DeadStones, HandicapBonus, Scoring
+from miai.core.go.board import Geometry
+from miai.core.go.rules import DeadStones, HandicapBonus, Rules, Scoring
+
+
+class EndReason(StrEnum):
+    PASSES = "passes"
+    LAST_COLOUR = "last_colour"
+    MOVE_LIMIT = "move_limit"
+    AGREED_DRAW = "agreed_draw"
+
+
+class Position(Protocol):
+    """What scoring reads of a position: a `GoState`'s board, rules, captures and ending."""
+
+    @property
+    def rules(self) -> Rules: ...
+    @property
+    def colours(self) -> int: ...
+    @property
+    def geo(self) -> Geometry: ...
+    @property
+    def captured_by(self) -> tuple[int, ...]: ...
+    @property
+    def lost(self) -> tuple[int, ...]: ...
+    @property
+    def handicap(self) -> int: ...
+    @property
+    def ended(self) -> EndReason | None: ...
+    @property
+    def eliminated(self) -> tuple[int, ...]: ...
+    @property
+    def active_colours(self) -> list[int]: ...
+    def board(self) -> list[int | None]: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +84,7 @@ class Result:
 
 
 def ownership(
-    state: GoState, dead: Iterable[int] = (), neutral: Iterable[int] = ()
+    state: Position, dead: Iterable[int] = (), neutral: Iterable[int] = ()
 ) -> tuple[int | None, ...]:
     """Per point, the colour it counts for: live stones, and regions bordered by exactly one colour.
 
@@ -91,7 +127,7 @@ def ownership(
     return tuple(owner)
 
 
-def score(state: GoState, dead: Iterable[int] = (), neutral: Iterable[int] = ()) -> tuple[Score, ...]:
+def score(state: Position, dead: Iterable[int] = (), neutral: Iterable[int] = ()) -> tuple[Score, ...]:
     """Every colour's score on the current board with the given dead stones."""
     rules = state.rules
     dead_set = frozenset(dead)
@@ -120,7 +156,7 @@ def score(state: GoState, dead: Iterable[int] = (), neutral: Iterable[int] = ())
     return tuple(out)
 
 
-def _handicap_bonus(state: GoState) -> float:
+def _handicap_bonus(state: Position) -> float:
     rules = state.rules
     if state.handicap < 2 or rules.scoring is Scoring.TERRITORY:
         return 0
@@ -132,7 +168,7 @@ def _handicap_bonus(state: GoState) -> float:
 
 
 def outcome(
-    state: GoState, dead: Iterable[int] | None = None, neutral: Iterable[int] = ()
+    state: Position, dead: Iterable[int] | None = None, neutral: Iterable[int] = ()
 ) -> Result | None:
     """The result of a finished game, or None while it goes on.
 

@@ -2,5 +2,5 @@
 
 `board` holds the padded board, the winner of a full board and the playout with bridge-saving replies,
 `connect` the union-find that tells the search when a move in its tree has won, `tree` the search,
-`searcher` the typed wrapper registered in `miai.engines.game_search`.
+`searcher` the typed wrapper registered in `miai.engines.searchers`.
 """

@@ -1,1 +1,1 @@
-"""The REST API under /api/v1."""
+"""The server's edge: the REST API under /api/v1 and the websocket endpoints (`ws.py`)."""

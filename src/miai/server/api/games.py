@@ -22,9 +22,9 @@ from miai.server.api.inputs import (
     clean_option_names,
 )
 from miai.server.api.rate_limits import enforce, per_user, user_key
+from miai.server.game_options import TABLE_FIELDS, GoOptions, KindOptions, OptionsError, other_kinds_options
 from miai.server.play import queries
 from miai.server.play.kinds import GO_TEAM_NAMES, table_of
-from miai.server.play.options import TABLE_FIELDS, GoOptions, KindOptions, OptionsError, other_kinds_options
 from miai.server.play.records import sgf_record
 from miai.server.storage import repo
 from miai.server.storage.uploads import record_of

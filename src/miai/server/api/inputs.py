@@ -2,42 +2,25 @@
 
 One place for the rules of text and numbers at the server's edge, so that nothing the database or the JSON
 encoder would choke on gets past it: text has no NUL, no lone UTF-16 surrogate and no other control
-character (line breaks and tabs are allowed where a text may span lines); ids and versions fit a 63-bit
-signed integer; real numbers are finite. Values outside these rules get a 422 (HTTP) or a `bad_message`
-error (websocket), never a 500.
+character (line breaks and tabs are allowed where a text may span lines: `miai.server.text`, which the
+command lines use too); ids and versions fit a 63-bit signed integer; real numbers are finite. Values
+outside these rules get a 422 (HTTP) or a `bad_message` error (websocket), never a 500.
 """
 
 from __future__ import annotations
 
 import math
-import re
 from typing import Annotated, Any
 
 from pydantic import AfterValidator, Field, PlainValidator
 
+from miai.server.text import clean_text
+
 MAX_ID = 2**63 - 1  # a whole number a client may send at all (64-bit signed)
 # Ids and versions are INTEGER columns (32-bit signed on PostgreSQL): a larger one is never looked up.
 MAX_KEY = 2**31 - 1
-LINE_BREAKS = frozenset("\n\r\t")
 MAX_OPTION_NAME = 32
 MAX_OPTION_TEXT = 64
-
-# Unicode category Cc (C0 controls, DEL, C1 controls) and the surrogate range: one search, so a clean text
-# (the common case, e.g. every move on the hot path) costs a single regex scan.
-_REFUSED = re.compile("[\x00-\x1f\x7f-\x9f\ud800-\udfff]")
-
-
-def clean_text(value: str, multiline: bool = False) -> str:
-    """The text itself, or ValueError saying which character is refused (and where)."""
-    for found in _REFUSED.finditer(value):
-        char, index = found.group(), found.start()
-        code = ord(char)
-        if 0xD800 <= code <= 0xDFFF:
-            raise ValueError(f"a lone surrogate (U+{code:04X}) at position {index} is not text")
-        if multiline and char in LINE_BREAKS:
-            continue
-        raise ValueError(f"control character U+{code:04X} at position {index} is not allowed")
-    return value
 
 
 def _one_line(value: str) -> str:
@@ -66,7 +49,7 @@ Version = Annotated[int, Field(ge=0, le=MAX_KEY)]
 Finite = Annotated[float, Field(allow_inf_nan=False), AfterValidator(_finite)]
 
 # Fields of game requests, shared by the HTTP bodies (api/games.py, api/practice.py) and the websocket
-# messages (realtime/messages.py).
+# messages (api/ws_messages.py).
 MoveText = Annotated[
     Line,
     Field(

@@ -9,12 +9,13 @@ from pydantic import BaseModel, ConfigDict, Field, PlainValidator, model_validat
 
 from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, MemberViewer, service_of
 from miai.server.api.guests import viewer_or_new_guest
-from miai.server.api.inputs import Id, Invite, Komi, Line, OptionValue, clean_option_names, clean_text
+from miai.server.api.inputs import Id, Invite, Komi, Line, OptionValue, clean_option_names
 from miai.server.api.rate_limits import per_user
 from miai.server.api.views import user_view
+from miai.server.game_options import GoOptions, KindOptions, OptionsError
 from miai.server.play.computer import Computers
-from miai.server.play.options import GoOptions, KindOptions, OptionsError
 from miai.server.play.practice import Practice, area
+from miai.server.text import clean_text
 
 router = APIRouter(tags=["computer"])
 PRACTICE_SIZES = (7, 9, 13, 19)

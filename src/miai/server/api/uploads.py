@@ -10,12 +10,13 @@ from fastapi.exceptions import RequestValidationError
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from miai.server.api.deps import DB, MaybeViewer, MemberViewer, service_of
-from miai.server.api.inputs import Id, Invite, Text, clean_text
+from miai.server.api.inputs import Id, Invite, Text
 from miai.server.api.rate_limits import per_user
 from miai.server.errors import NotFound
 from miai.server.play import queries
 from miai.server.play.uploads import MAX_RECORD_BYTES, BadRecord, read_upload, store_upload
 from miai.server.storage.uploads import record_of
+from miai.server.text import clean_text
 
 router = APIRouter(tags=["games"])
 UPLOAD_PATH = "/api/v1/games/upload"

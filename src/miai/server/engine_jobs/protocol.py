@@ -1,5 +1,7 @@
 """What the server asks of engine work, wherever it runs: `EngineJobs` (the server's side) and `Engine`
-(what actually computes, in the process that runs the jobs)."""
+(what actually computes, in the process that runs the jobs). The computer players' part of `EngineJobs` is
+`play.computer_jobs.ComputerJobs`: the game commands below this package name what they need, and this
+package implements it."""
 
 from __future__ import annotations
 
@@ -7,26 +9,21 @@ from typing import Any, Protocol
 
 from miai.core.go import GoState
 from miai.engines.review import PositionReview
+from miai.server.play.computer_jobs import ComputerJobs
 from miai.server.play.judging import Verdict
 
 MAX_THINK_SECONDS = 5.0  # a computer's time per move in server games (settings.computer_seconds)
 
 
-class EngineJobs(Protocol):
-    """Engine work for the server: in this process (`local.py`) or for workers (`redis_queue.py`)."""
-
-    def play(self, game: int, version: int, seat: int, level: int | str) -> None:
-        """The computer `seat` (its user id) is on move in `game` at `version`: let it play (fire and forget;
-        its move is stored through the game's command stream with `expected=version`)."""
+class EngineJobs(ComputerJobs, Protocol):
+    """Engine work for the server: in this process (`local.py`) or for workers (`redis_queue.py`). Computer
+    moves (`play`, `game_over`, `idle`) as `ComputerJobs` says, and:"""
 
     async def judge(self, state: GoState) -> Verdict:
         """The dead stones of a finished game's position."""
 
     async def area(self, state: GoState) -> tuple[float, ...]:
         """The territory estimate of a position (see `miai.engines.estimator.area`)."""
-
-    def game_over(self, game: int) -> None:
-        """The game ended: its computer players may be released (external engines closed)."""
 
     def review(self, review: int) -> None:
         """Compute the stored review `review` (fire and forget; progress and result go to its row and the
@@ -39,9 +36,6 @@ class EngineJobs(Protocol):
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...
-
-    async def idle(self) -> None:
-        """Wait until no computer move of this process is in progress (tests)."""
 
 
 class Engine(Protocol):

@@ -83,8 +83,8 @@ def mail_command(args: argparse.Namespace) -> int:
         return 2
     from sqlalchemy.exc import SQLAlchemyError
 
-    from miai.server.api.inputs import clean_text
     from miai.server.settings import Settings
+    from miai.server.text import clean_text
 
     overrides = {
         name: getattr(args, name) for name in ("database_url", "data_dir") if getattr(args, name) is not None

@@ -10,7 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from miai.server.errors import BadInput, Conflict, Forbidden, GuestsMayNot
-from miai.server.play.options import load_options
+from miai.server.game_options import load_options
 from miai.server.play.privacy import EVERYONE, team_audience, teams_audience, users_audience
 from miai.server.play.stream import CommandStream, Tx
 from miai.server.storage import repo

@@ -16,8 +16,8 @@ from datetime import UTC, datetime
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from miai.server.engine_jobs.protocol import EngineJobs
 from miai.server.errors import Conflict, Forbidden
+from miai.server.play.computer_jobs import ComputerJobs
 from miai.server.play.kinds import table_of
 from miai.server.play.service import GameService
 from miai.server.storage import repo
@@ -73,7 +73,7 @@ async def _create_bot(db: AsyncSession, name: str, level: int | str) -> User | N
 class Computers:
     """Hands the computer players' turns of this process's stored commands to the engine jobs."""
 
-    def __init__(self, games: GameService, jobs: EngineJobs) -> None:
+    def __init__(self, games: GameService, jobs: ComputerJobs) -> None:
         self.stream = games.stream
         self.lobby = games.lobby
         self.moves = games.moves

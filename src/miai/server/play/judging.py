@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from miai.core.go import DeadStones, GoState
-from miai.core.go.game import EndReason
+from miai.core.go.scoring import EndReason
 
 log = logging.getLogger(__name__)
 PLAYOUTS = 1000  # the estimator's default: about 0.3 s of CPU on 19x19

@@ -27,8 +27,8 @@ from miai.core.go.vertex import format_move, parse_move
 from miai.core.registry import Board, GameKind, RecordedState
 from miai.formats.sgf.times import TimeLeft, TimeSystem
 from miai.server.errors import BadInput
+from miai.server.game_options import GoOptions, KindOptions, load_options
 from miai.server.play.judging import Judge
-from miai.server.play.options import GoOptions, KindOptions, load_options
 from miai.server.play.views import AGREED_DRAW, AUTO_PASS, final_result, move_text, position_view
 
 log = logging.getLogger(__name__)

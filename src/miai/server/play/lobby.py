@@ -17,10 +17,10 @@ from datetime import timedelta
 from typing import Any
 
 from miai.server.errors import BadInput, Conflict, Forbidden, GuestsMayNot
+from miai.server.game_options import GoOptions, KindOptions, OptionsError, TableOptions, load_options
 from miai.server.notify import bell
 from miai.server.notify.mailer import Mailer
 from miai.server.play.moves import Moves
-from miai.server.play.options import GoOptions, KindOptions, OptionsError, TableOptions, load_options
 from miai.server.play.privacy import EVERYONE
 from miai.server.play.stream import CommandStream, Tx, lobby_notice
 from miai.server.ratings.eligibility import bot_seating_reason, setup_unrated_reason

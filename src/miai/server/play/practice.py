@@ -12,9 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from miai.core.errors import IllegalMove
 from miai.core.go import GoState
 from miai.server.errors import BadInput, Conflict, Forbidden
+from miai.server.game_options import GoOptions, KindOptions
 from miai.server.play.computer import bot_user
 from miai.server.play.kinds import table_for, table_of
-from miai.server.play.options import GoOptions, KindOptions
 from miai.server.play.queries import load_visible_game
 from miai.server.play.service import GameService
 from miai.server.play.stream import CommandStream, Live, Tx

@@ -9,10 +9,10 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.server.errors import Forbidden, NotFound
+from miai.server.game_options import load_options
 from miai.server.identity.bots import is_computer
 from miai.server.play.computer_names import computer_name
 from miai.server.play.kinds import table_of
-from miai.server.play.options import load_options
 from miai.server.play.privacy import Reader
 from miai.server.play.stream import CommandStream
 from miai.server.play.views import recorded_move

@@ -20,11 +20,11 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm.attributes import set_committed_value
 
 from miai.server.errors import Conflict, NotFound, Stale
+from miai.server.game_options import RECORD, TableOptions
 from miai.server.identity.bots import is_computer
 from miai.server.notify import bell
 from miai.server.play.group import GroupWriter
 from miai.server.play.kinds import Table, table_of
-from miai.server.play.options import RECORD, TableOptions
 from miai.server.play.preview import cells_of
 from miai.server.play.privacy import EVERYONE
 from miai.server.realtime.hub import Hub, Message

@@ -23,8 +23,8 @@ from miai.formats.sgf.go_read import GoRecord, load_go
 from miai.formats.sgf.go_rules import encode_rules
 from miai.formats.sgf.tree import GameTree, Node
 from miai.server.errors import BadInput
+from miai.server.game_options import OptionsError, RecordOptions
 from miai.server.play.kinds import GoTable, Step
-from miai.server.play.options import OptionsError, RecordOptions
 from miai.server.play.preview import cells_of
 from miai.server.play.stream import CommandStream
 from miai.server.play.views import AUTO_PASS, recorded_move

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from miai.core.go import GoState, Resign, Result, Timeout, outcome
-from miai.core.go.game import EndReason
 from miai.core.go.moves import Move, Place
+from miai.core.go.scoring import EndReason
 from miai.core.go.vertex import format_move, format_point
 
 AUTO_PASS = "autopass"

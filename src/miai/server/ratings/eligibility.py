@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from miai.core.hex import Opening
-from miai.server.play.options import GoOptions, KindOptions
+from miai.server.game_options import GoOptions, KindOptions
 
 MIN_RATED_MOVES = 6
 RATED_GO_SIZES = frozenset({9, 13, 19})

@@ -8,7 +8,7 @@ OpenSkill under the key's "-teams" variant ("go-19-teams"), since one key holds 
 
 from __future__ import annotations
 
-from miai.server.play.options import GoOptions, KindOptions
+from miai.server.game_options import GoOptions, KindOptions
 from miai.server.ratings.systems import System
 
 MAX_KEY_LENGTH = 24

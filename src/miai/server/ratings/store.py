@@ -11,8 +11,8 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from miai.server.game_options import GoOptions, KindOptions, load_options
 from miai.server.identity.bots import is_computer
-from miai.server.play.options import GoOptions, KindOptions, load_options
 from miai.server.ratings.eligibility import Seated, moves_played, unrated_reason
 from miai.server.ratings.games import rate_game, team_ranks
 from miai.server.ratings.kind_keys import kind_key, system_of

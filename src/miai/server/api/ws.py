@@ -18,12 +18,7 @@ from starlette.websockets import WebSocketState
 
 from miai.server.api.deps import Viewer, resolve_viewer
 from miai.server.api.rate_limits import rate_limits_of, user_key
-from miai.server.errors import CommandError
-from miai.server.play import queries
-from miai.server.play.privacy import Reader
-from miai.server.play.service import GameService
-from miai.server.realtime.hub import Hub, Message, Subscription, resync_notice
-from miai.server.realtime.messages import (
+from miai.server.api.ws_messages import (
     BadMessage,
     ChatMessage,
     MoveMessage,
@@ -33,6 +28,11 @@ from miai.server.realtime.messages import (
     parse_socket_target,
     parse_user_message,
 )
+from miai.server.errors import CommandError
+from miai.server.play import queries
+from miai.server.play.privacy import Reader
+from miai.server.play.service import GameService
+from miai.server.realtime.hub import Hub, Message, Subscription, resync_notice
 from miai.server.realtime.watchers import WATCHERS, Watchers
 from miai.server.storage import repo
 
