@@ -4,31 +4,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.web.ui import User, api, counter, point, register_by_api, submit_new_game
+from tests.web.ui import User, counter, new_game, point, signed_up, submit_new_game
 
 
-def sign_up(user: User, one_click: bool = False) -> str:
-    """Register through the API; `one_click` plays a move at its last click (else Submit Move follows)."""
-    csrf = register_by_api(user)
+def sign_up(
+    browser: Browser, base: str, name: str, viewport: ViewportSize | None = None, one_click: bool = False
+) -> User:
+    """A user signed up (`ui.signed_up`); `one_click`: a move plays at its last click (no Submit Move)."""
+    user = signed_up(browser, base, name, viewport)
     if one_click:
-        api(user, csrf, "PATCH", "/me/settings", {"one_click": True})
-    return csrf
+        user.call("PATCH", "/me/settings", {"one_click": True})
+    return user
 
 
 def create_game(page: Page, kind: str, team: int, **options: str) -> int:
     """Create a two-player game of `kind` on the create form, choosing the kind's own options by field id."""
-    page.goto("/new")
     kind_options = {f"kind-{name}": value for name, value in options.items()}
-    return submit_new_game(page, {"kind": kind, **kind_options, "team": str(team)})
-
-
-def join_and_start(creator: User, other: User, gid: int, team: int) -> None:
-    other.page.goto(f"/games/{gid}")
-    other.page.click(f'.join-buttons button[data-team="{team}"]')
-    for user in (creator, other):
-        user.page.click("#confirm")
+    return new_game(page, {"kind": kind, **kind_options, "team": str(team)})
 
 
 def practice(page: Page, kind: str, colour: str, level: int = 1, **options: str) -> int:

@@ -12,9 +12,8 @@ import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
 
-from tests.web.support import ApiPlayer, grant_admin, http_client
+from tests.web.support import ApiPlayer, grant_admin, http_client, start_game
 
 LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
 
@@ -67,16 +66,6 @@ def words(text: str) -> list[str]:
 
 def vertex(row: int, col: int) -> str:
     return f"{LETTERS[col]}{row + 1}"
-
-
-def start_game(players: list[ApiPlayer], options: dict[str, Any]) -> int:
-    """The first player creates the game on team 1, the others join teams 2, 3, ... and all confirm."""
-    gid = int(players[0].call("POST", "/games", {**options, "team": 1})["id"])
-    for team, p in enumerate(players[1:], start=2):
-        p.call("POST", f"/games/{gid}/join", {"team": team})
-    for p in players:
-        p.call("POST", f"/games/{gid}/confirm")
-    return gid
 
 
 def play_in_turn(gid: int, players: list[ApiPlayer], moves: list[str]) -> None:

@@ -10,11 +10,11 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
@@ -195,6 +195,25 @@ class TcpProxy:
         self._stopped = True
         self.cut()
         self.listener.close()
+
+
+class Caller(Protocol):
+    """Anyone who calls the API: an `ApiPlayer` (a token) or a browser's user (`ui.User`, a session)."""
+
+    def call(self, method: str, path: str, body: Any = None) -> Any: ...
+
+
+def start_game(players: Sequence[Caller], options: dict[str, Any], teams: Sequence[int] = ()) -> int:
+    """The first player creates a game with `options`, the others join it (with its invite code), and all
+    confirm: the game has started. `teams`: each player's team, in order (else 1, 2, 3, ...)."""
+    teams = list(teams) or list(range(1, len(players) + 1))
+    created = players[0].call("POST", "/games", {**options, "team": teams[0]})
+    gid = int(created["id"])
+    for player, team in zip(players[1:], teams[1:], strict=True):
+        player.call("POST", f"/games/{gid}/join", {"team": team, "invite": created["invite_code"]})
+    for player in players:
+        player.call("POST", f"/games/{gid}/confirm")
+    return gid
 
 
 _clients: dict[str, httpx.Client] = {}

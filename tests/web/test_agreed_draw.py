@@ -10,7 +10,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from tests.web.ui import DESKTOP, PHONE, api, counter, open_browser, register_by_api
+from tests.web.support import start_game
+from tests.web.ui import DESKTOP, PHONE, counter, signed_up
 
 HEADLINE = "Black, White and Red agreed to a draw."
 
@@ -20,14 +21,8 @@ def test_every_team_offers_a_draw_and_every_page_shows_it(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
     size = "phone" if viewport is PHONE else "desktop"
-    users = [open_browser(browser, server, f"draw{team}{size}", viewport) for team in (1, 2, 3)]
-    tokens = [register_by_api(user) for user in users]
-    gid = api(users[0], tokens[0], "POST", "/games", {"size": 9, "teams": 3, "team": 1})["id"]
-    for team, (user, token) in enumerate(zip(users, tokens, strict=True), start=1):
-        if team > 1:
-            api(user, token, "POST", f"/games/{gid}/join", {"team": team})
-    for user, token in zip(users, tokens, strict=True):
-        api(user, token, "POST", f"/games/{gid}/confirm")
+    users = [signed_up(browser, server, f"draw{team}{size}", viewport) for team in (1, 2, 3)]
+    gid = start_game(users, {"size": 9, "teams": 3})
     for user in users:
         user.page.goto(f"/games/{gid}")
         expect(user.page.locator("#turn")).to_be_visible()
@@ -56,5 +51,4 @@ def test_every_team_offers_a_draw_and_every_page_shows_it(
     page.click('button[aria-label="First move"]')  # the history holds the draw: back to the empty board
     expect(counter(page)).to_have_text("Move 0 of 1")
     for user in users:
-        user.check_no_errors()
-        user.context.close()
+        user.close()

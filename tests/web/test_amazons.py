@@ -17,7 +17,7 @@ from tests.web.ui import (
     board_shot,
     counter,
     expect_point,
-    open_browser,
+    join_and_start,
     point,
     tag,
 )
@@ -46,12 +46,10 @@ def targets(page: Page) -> set[str]:
 def test_amazons_two_players_in_three_clicks(
     browser: Browser, server: str, artifacts: Path, viewport: ViewportSize
 ) -> None:
-    alice = open_browser(browser, server, f"aliceamz{tag(viewport)}", viewport)
-    bob = open_browser(browser, server, f"bobamz{tag(viewport)}", viewport)
-    games_ui.sign_up(alice)
-    games_ui.sign_up(bob, one_click=True)
+    alice = games_ui.sign_up(browser, server, f"aliceamz{tag(viewport)}", viewport)
+    bob = games_ui.sign_up(browser, server, f"bobamz{tag(viewport)}", viewport, one_click=True)
     gid = games_ui.create_game(alice.page, "amazons", 1)
-    games_ui.join_and_start(alice, bob, gid, 2)
+    join_and_start(alice, bob, gid, 2)
     page = alice.page
     games_ui.wait_my_turn(page)
     expect(page.locator("#turn")).to_contain_text("Your turn (White)")
@@ -104,8 +102,7 @@ def test_amazons_two_players_in_three_clicks(
     final = games_ui.snapshot(alice, gid)
     assert final["result"]["winners"] == [2] and final["result"]["reason"] == "noMoves"
     for user in (alice, bob):
-        user.check_no_errors()
-        user.context.close()
+        user.close()
 
 
 def state_of(position: dict[str, object]) -> amazons.AmazonsState:
@@ -134,8 +131,7 @@ def mobility(state: amazons.AmazonsState, player: int) -> int:
 
 
 def test_amazons_against_the_computer(browser: Browser, server: str, artifacts: Path) -> None:
-    user = open_browser(browser, server, "soloamz")
-    games_ui.sign_up(user, one_click=True)
+    user = games_ui.sign_up(browser, server, "soloamz", one_click=True)
     page = user.page
     gid = games_ui.practice(page, "amazons", "first", level=1)
     for _ in range(46):  # White makes at most 46 of the 92 moves a game can have
@@ -159,5 +155,4 @@ def test_amazons_against_the_computer(browser: Browser, server: str, artifacts: 
     winner, loser = amazons.PLAYER_NAMES[state.winner], amazons.PLAYER_NAMES[1 - state.winner]  # type: ignore[operator]
     expect(games_ui.headline(page)).to_have_text(f"{winner} wins: {loser} cannot move.")
     board_shot(page, artifacts / "amazons-vs-computer.png")
-    user.check_no_errors()
-    user.context.close()
+    user.close()

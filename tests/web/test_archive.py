@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.web.support import PASSWORD, ApiPlayer, miai_server
-from tests.web.ui import VIEWPORTS, counter, nav, open_browser, point, tag
+from tests.web.support import PASSWORD, ApiPlayer, miai_server, start_game
+from tests.web.ui import VIEWPORTS, counter, fill_form, nav, open_browser, point, start_practice, tag
 
 REPLY_MS = 180_000  # the computer's first move may wait for the engine's compilation (cold numba cache)
 CANDIDATES = ["C3", "G7", "C7", "G3", "E3", "C5", "G5", "E7", "B2", "H8", "B8", "H2"]
@@ -66,14 +66,8 @@ def test_a_visitor_plays_the_computer_registers_and_finds_the_game_in_the_archiv
     name = f"wanderer{tag(viewport)}"
     visitor = open_browser(browser, fast_server, name, viewport)
     page = visitor.page
-    page.goto("/new")
-    page.select_option("#practice-mode", "computer")
-    page.select_option("#practice-size", "9")
-    page.select_option("#practice-level", "1")
-    page.click("#practice-submit")
-    expect(page.locator("#turn")).to_contain_text("Your turn")
+    game_id = start_practice(page, size="9", level="1")
     expect(page.locator("#nav-user")).to_have_text("Guest")
-    game_id = int(re.search(r"/games/(\d+)", page.url).group(1))  # type: ignore[union-attr]
     for moves_after in (2, 4, 6):
         answer_the_computer(page, moves_after)
     total = pass_to_the_end(page, 6)
@@ -109,8 +103,7 @@ def test_a_visitor_plays_the_computer_registers_and_finds_the_game_in_the_archiv
     expect(counter(page)).to_contain_text(f"Move 4 of {total} · White: ")
     expect(page.locator(".board .stone")).to_have_count(4)
     expect(page.locator('#move-list li[aria-current="step"]')).to_have_attribute("data-ply", "4")
-    visitor.check_no_errors()
-    visitor.context.close()
+    visitor.close()
 
 
 def finished_games(t: str, base: str) -> tuple[str, list[int]]:
@@ -118,24 +111,14 @@ def finished_games(t: str, base: str) -> tuple[str, list[int]]:
     three-colour Go game won, each ended by resignation."""
     ann, bob, cyd = (ApiPlayer.register(base, f"{n}arc{t}") for n in ("ann", "bob", "cyd"))
 
-    def start(creator: ApiPlayer, others: list[ApiPlayer], **options: Any) -> int:
-        body = {"team": 1, **options}
-        created = creator.call("POST", "/games", body)
-        invite = created["invite_code"]
-        for team, other in enumerate(others, start=2):
-            other.call("POST", f"/games/{created['id']}/join", {"team": team, "invite": invite})
-        for player in (creator, *others):
-            player.call("POST", f"/games/{created['id']}/confirm")
-        return int(created["id"])
-
-    won = start(ann, [bob], size=9)
+    won = start_game([ann, bob], {"size": 9})
     ann.play(won, "E5")
     bob.call("POST", f"/games/{won}/resign", {})
-    big = start(ann, [cyd], size=13)
+    big = start_game([ann, cyd], {"size": 13})
     ann.call("POST", f"/games/{big}/resign", {})
-    hexed = start(ann, [bob], kind="hex", size=7)
+    hexed = start_game([ann, bob], {"kind": "hex", "size": 7})
     ann.call("POST", f"/games/{hexed}/resign", {})
-    three = start(ann, [bob, cyd], size=9, teams=3)
+    three = start_game([ann, bob, cyd], {"size": 9, "teams": 3})
     ann.play(three, "E5")
     bob.call("POST", f"/games/{three}/resign", {})
     cyd.call("POST", f"/games/{three}/resign", {})
@@ -144,12 +127,7 @@ def finished_games(t: str, base: str) -> tuple[str, list[int]]:
 
 def apply(page: Page, **fields: str) -> None:
     """Set filter fields (by name: player, kind, size, ...) and press Show games."""
-    for name, value in fields.items():
-        field = page.locator(f"#archive-{name}")
-        if field.evaluate("el => el.tagName") == "SELECT":
-            field.select_option(value)
-        else:
-            field.fill(value)
+    fill_form(page, {f"archive-{name}": value for name, value in fields.items()})
     page.click("#archive-apply")
 
 
@@ -229,8 +207,7 @@ def test_archive_filters_narrow_the_list_and_live_in_the_url(
     expect(counter(page)).to_have_text("Move 2 of 2 · White: resigns")
     page.goto(f"/games/{won}?move=99999")
     expect(counter(page)).to_have_text("Move 2 of 2 · White: resigns")
-    visitor.check_no_errors()
-    visitor.context.close()
+    visitor.close()
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -247,5 +224,4 @@ def test_hostile_page_sizes_in_the_address_answer_a_clear_message(
     page.goto("/archive?limit=%20")  # blank: the default page
     expect(page.locator("#archive-status .error")).to_have_count(0)
     expect(page.locator("#archive-games")).to_be_attached()
-    visitor.check_no_errors()
-    visitor.context.close()
+    visitor.close()

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Request, ViewportSize, expect
 
-from tests.web.ui import DESKTOP, VIEWPORTS, api, assert_in_viewport, nav, open_browser, register_by_api
+from tests.web.ui import DESKTOP, VIEWPORTS, assert_in_viewport, nav, signed_up
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -17,9 +17,7 @@ def test_a_declined_challenge_then_a_swap_match_of_two_games(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
     t = "d" if viewport is DESKTOP else "p"
-    alice, bob = (open_browser(browser, server, f"{name}match{t}", viewport) for name in ("alice", "bob"))
-    csrf_alice = register_by_api(alice)
-    register_by_api(bob)
+    alice, bob = (signed_up(browser, server, f"{name}match{t}", viewport) for name in ("alice", "bob"))
     dashboard = bob.page
     dashboard.goto("/dashboard")
     expect(dashboard.locator("#my-games")).to_contain_text("You are not in any unfinished game")
@@ -32,7 +30,7 @@ def test_a_declined_challenge_then_a_swap_match_of_two_games(
     dashboard.on("request", read_a_game)
 
     # A challenge reaches bob's dashboard live; he declines it and the game is cancelled.
-    declined = api(alice, csrf_alice, "POST", "/games", {"size": 9, "team": 1, "challenge": bob.name})["id"]
+    declined = alice.call("POST", "/games", {"size": 9, "team": 1, "challenge": bob.name})["id"]
     challenge = dashboard.locator(f'.challenge[data-game="{declined}"]')
     expect(challenge).to_contain_text(f"{alice.name} challenges you")
     # The challenger's name links to their page, as the dashboard names them: no game read to find it.
@@ -41,7 +39,7 @@ def test_a_declined_challenge_then_a_swap_match_of_two_games(
     challenge.get_by_role("button", name="Decline").click()
     dashboard.click("#confirm-ok")
     expect(challenge).to_have_count(0)
-    assert api(alice, csrf_alice, "GET", f"/games/{declined}")["status"] == "cancelled"
+    assert alice.call("GET", f"/games/{declined}")["status"] == "cancelled"
 
     # The swap match: one form, two games, alice Black in the first and White in the second.
     page = alice.page
@@ -72,15 +70,14 @@ def test_a_declined_challenge_then_a_swap_match_of_two_games(
     dashboard.locator(f'.challenge[data-game="{second}"]').get_by_role("button", name="Accept").click()
     expect(dashboard).to_have_url(re.compile(rf"/games/{second}$"))
     dashboard.click("#confirm")
-    api(alice, csrf_alice, "POST", f"/games/{second}/confirm")
+    alice.call("POST", f"/games/{second}/confirm")
     expect(dashboard.locator("#turn")).to_contain_text("Your turn")  # and bob is Black in the second
     expect(dashboard.locator('.team[data-team="1"] .members')).to_contain_text(bob.name)
     expect(dashboard.locator('.team[data-team="2"] .members')).to_contain_text(alice.name)
     dashboard.evaluate("window.scrollTo(0, 0)")
     controls = ("#submit-move", "#pass", "#resign")
     assert_in_viewport(dashboard, dashboard.locator(".board"), *(dashboard.locator(c) for c in controls))
-    games = [api(alice, csrf_alice, "GET", f"/games/{gid}") for gid in (first, second)]
+    games = [alice.call("GET", f"/games/{gid}") for gid in (first, second)]
     assert games[0]["match_id"] is not None and games[0]["match_id"] == games[1]["match_id"]
     for user in (alice, bob):
-        user.check_no_errors()
-        user.context.close()
+        user.close()

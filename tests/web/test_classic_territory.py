@@ -20,12 +20,10 @@ from tests.web.ui import (
     VIEWPORTS,
     assert_in_viewport,
     counter,
-    fill_form,
-    game_id_of,
-    open_browser,
+    new_game,
     play,
     point,
-    register_by_api,
+    signed_up,
     wait_moves,
 )
 
@@ -39,15 +37,11 @@ def test_territory_game_with_handicap_move_limit_report_and_correction(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
     t = "d" if viewport is DESKTOP else "p"
-    alice = open_browser(browser, server, f"aliceiyt{t}", viewport)
-    register_by_api(alice)
+    alice = signed_up(browser, server, f"aliceiyt{t}", viewport)
     bob = ApiPlayer.register(server, f"bobiyt{t}")
     page = alice.page
-    page.goto("/new")
-    fill_form(page, {"size": "9", "preset": "itsyourturn", "move-limit": "3", "handicap": "2", "team": "1"})
-    page.click("#create-submit")
-    expect(page.locator("#leave")).to_be_visible()
-    gid = game_id_of(page)
+    fields = {"size": "9", "preset": "itsyourturn", "move-limit": "3", "handicap": "2", "team": "1"}
+    gid = new_game(page, fields, shown="#leave")
     rules = page.locator("dl.rules")
     for text in (
         "Rulesitsyourturn",
@@ -99,8 +93,7 @@ def test_territory_game_with_handicap_move_limit_report_and_correction(
     page.fill("#flag-comment", f"E5 was judged wrongly ({t})")
     page.click("text=Send report")
     expect(page.locator("#toast")).to_contain_text("an administrator will look at the score")
-    admin = open_browser(browser, server, f"adminiyt{t}", viewport)
-    register_by_api(admin)
+    admin = signed_up(browser, server, f"adminiyt{t}", viewport)
     grant_admin(server, admin.name)
     review = admin.page
     review.goto("/admin")
@@ -126,8 +119,7 @@ def test_territory_game_with_handicap_move_limit_report_and_correction(
     expect(page.locator("#result-headline")).to_have_text(headline(corrected))
     expect_scores(page, corrected)
     for user in (alice, admin):
-        user.check_no_errors()
-        user.context.close()
+        user.close()
 
 
 def headline(result: dict[str, Any]) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from tests.web.ui import PHONE, User, api, open_browser, play, register_by_api
+from tests.web.ui import PHONE, User, play, signed_up
 
 VIEWPORTS: dict[str, ViewportSize] = {"desktop": {"width": 1280, "height": 800}, "phone": PHONE}
 
@@ -44,24 +44,15 @@ def viewport(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-class Seat:
-    """A player in a browser, signed up by the API (the session cookie is the browser's)."""
+def new_seat(browser: Browser, server: str, name: str, viewport: ViewportSize) -> User:
+    """A player in a browser, signed up by the API, whose page counts its beeps (`beeps`)."""
+    user = signed_up(browser, server, name, viewport)
+    user.context.add_init_script(AUDIO_SPY)
+    return user
 
-    def __init__(self, browser: Browser, server: str, name: str, viewport: ViewportSize) -> None:
-        self.user: User = open_browser(browser, server, name, viewport)
-        self.user.context.add_init_script(AUDIO_SPY)
-        self.csrf = register_by_api(self.user)
-        self.page: Page = self.user.page
 
-    def call(self, method: str, path: str, body: Any = None) -> Any:
-        return api(self.user, self.csrf, method, path, body)
-
-    def beeps(self) -> int:
-        return int(self.page.evaluate("window.__beeps"))
-
-    def close(self) -> None:
-        self.user.check_no_errors()
-        self.user.context.close()
+def beeps(user: User) -> int:
+    return int(user.page.evaluate("window.__beeps"))
 
 
 def team_clock(page: Page, team: int) -> Locator:
@@ -80,14 +71,14 @@ def clock_seconds(page: Page, team: int) -> int:
     return shown_seconds(team_clock(page, team).locator(".time").inner_text())
 
 
-def start(creator: Seat, others: list[tuple[Seat, int]], options: dict[str, Any]) -> int:
+def start(creator: User, others: list[tuple[User, int]], options: dict[str, Any]) -> int:
     gid = int(creator.call("POST", "/games", {"team": 1, "seconds_per_move": 600, **options})["id"])
     for seat, team in others:
         seat.call("POST", f"/games/{gid}/join", {"team": team})
     return gid
 
 
-def confirm_all(gid: int, seats: list[Seat]) -> None:
+def confirm_all(gid: int, seats: list[User]) -> None:
     for seat in seats:
         seat.call("POST", f"/games/{gid}/confirm")
 
@@ -96,7 +87,7 @@ def test_byoyomi_periods_run_out_one_after_another(
     browser: Browser, server: str, artifacts: Path, viewport: str
 ) -> None:
     black, white = (
-        Seat(browser, server, f"{n}by{viewport}", VIEWPORTS[viewport]) for n in ("black", "white")
+        new_seat(browser, server, f"{n}by{viewport}", VIEWPORTS[viewport]) for n in ("black", "white")
     )
     options = {"kind": "hex", "size": 5, "clock": "byoyomi", "main_time": 3, "periods": 3, "period_time": 5}
     gid = start(black, [], options)
@@ -151,7 +142,7 @@ def test_fischer_increment_and_low_time(
     browser: Browser, server: str, artifacts: Path, viewport: str
 ) -> None:
     black, white = (
-        Seat(browser, server, f"{n}fi{viewport}", VIEWPORTS[viewport]) for n in ("black", "white")
+        new_seat(browser, server, f"{n}fi{viewport}", VIEWPORTS[viewport]) for n in ("black", "white")
     )
     # White mutes the sounds on the settings page.
     white.page.goto("/settings")
@@ -200,8 +191,8 @@ def test_fischer_increment_and_low_time(
     # White's own clock goes low on White's page: red, but silent (sounds are off); Black hears nothing more.
     expect(team_clock(white.page, 2)).to_have_class(re.compile(r"\blow\b"))
     white.page.wait_for_timeout(600)
-    assert white.beeps() == 0
-    assert black.beeps() == 1
+    assert beeps(white) == 0
+    assert beeps(black) == 1
     for seat in (black, white):
         seat.close()
 
@@ -212,7 +203,7 @@ def test_a_page_whose_clock_is_five_minutes_off_shows_the_server_time(
     """Three colours: each team's clock is listed, only the one on move runs, counted on the server's time
     whatever this computer's clock says (it is set 5 minutes ahead, then 5 minutes behind)."""
     red, green, blue = (
-        Seat(browser, server, f"{n}sk{viewport}", VIEWPORTS[viewport]) for n in ("red", "green", "blue")
+        new_seat(browser, server, f"{n}sk{viewport}", VIEWPORTS[viewport]) for n in ("red", "green", "blue")
     )
     page = red.page
     page.clock.install(time=time.time() + 300)

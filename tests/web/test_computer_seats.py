@@ -12,18 +12,15 @@ import re
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from tests.web.ui import DESKTOP, PHONE, counter, open_browser, register_by_api, submit_new_game
+from tests.web.ui import DESKTOP, PHONE, counter, new_game, signed_up
 
 REPLY_MS = 120_000
 
 
 def test_creator_adds_computers_to_a_three_colour_game(browser: Browser, server: str) -> None:
-    alice, bob = (open_browser(browser, server, name) for name in ("alicebots", "bobbots"))
-    register_by_api(alice)
-    register_by_api(bob)
+    alice, bob = (signed_up(browser, server, name) for name in ("alicebots", "bobbots"))
     page = alice.page
-    page.goto("/new")
-    gid = submit_new_game(page, {"size": "9", "teams": "3", "team": "1"}, shown="#add-computer")
+    gid = new_game(page, {"size": "9", "teams": "3", "team": "1"}, shown="#add-computer")
     team_choice = page.locator("#computer-team option")
     expect(team_choice).to_have_text(["Team 2 (white)", "Team 3 (red)"])  # team 1's only seat is alice's
 
@@ -65,12 +62,9 @@ def test_computers_left_alone_cancel_the_game(browser: Browser, server: str, vie
     """Decided (issue #24): a game of computers alone never waits or starts; when its last person leaves, it
     is cancelled, and every open page says why."""
     tag = "d" if viewport is DESKTOP else "p"
-    alice, bob = (open_browser(browser, server, name + tag, viewport) for name in ("alonealice", "alonebob"))
-    register_by_api(alice)
-    register_by_api(bob)
+    alice, bob = (signed_up(browser, server, name + tag, viewport) for name in ("alonealice", "alonebob"))
     page = alice.page
-    page.goto("/new")
-    gid = submit_new_game(page, {"size": "9", "teams": "3", "team": "1"}, shown="#add-computer")
+    gid = new_game(page, {"size": "9", "teams": "3", "team": "1"}, shown="#add-computer")
     page.select_option("#computer-team", "2")
     page.select_option("#computer-level", "1")
     page.click("#add-computer")

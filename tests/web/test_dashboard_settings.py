@@ -3,41 +3,20 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from playwright.sync_api import Browser, expect
 
-from tests.web.ui import (
-    User,
-    api,
-    board_shot,
-    counter,
-    expect_point,
-    game_id_of,
-    open_browser,
-    point,
-    register_by_api,
-    stone_paints,
-)
+from tests.web.support import start_game
+from tests.web.ui import board_shot, counter, expect_point, new_game, point, signed_up, stone_paints
 
 
 def test_dashboard_challenges_settings_and_invites(browser: Browser, server: str, artifacts: Path) -> None:
-    alice, bob, carol = (open_browser(browser, server, name) for name in ("alicedb", "bobdb", "caroldb"))
-    csrf = {user.name: register_by_api(user) for user in (alice, bob, carol)}
-
-    def call(user: User, method: str, path: str, body: object = None) -> Any:
-        return api(user, csrf[user.name], method, path, body)
-
+    alice, bob, carol = (signed_up(browser, server, name) for name in ("alicedb", "bobdb", "caroldb"))
     bob.page.goto("/dashboard")
     expect(bob.page.locator("#my-games")).to_contain_text("You are not in any unfinished game")
 
     # A challenge made in the form reaches bob's dashboard live; he declines it.
-    alice.page.goto("/new")
-    alice.page.fill("#challenge", "bobdb")
-    alice.page.select_option("#team", "1")
-    alice.page.click("#create-submit")
-    expect(alice.page.locator(".board")).to_be_visible()
-    declined = game_id_of(alice.page)
+    declined = new_game(alice.page, {"challenge": "bobdb", "team": "1"})
     challenge = bob.page.locator(f'.challenge[data-game="{declined}"]')
     expect(challenge).to_contain_text("alicedb challenges you")
     challenge.get_by_role("button", name="Decline").click()
@@ -46,19 +25,16 @@ def test_dashboard_challenges_settings_and_invites(browser: Browser, server: str
     expect(alice.page.locator("#status")).to_contain_text("This game was cancelled")
 
     # The next challenge he accepts: he joins and lands on the game page, which asks him to confirm.
-    first = call(alice, "POST", "/games", {"size": 9, "team": 1, "challenge": "bobdb"})["id"]
+    first = alice.call("POST", "/games", {"size": 9, "team": 1, "challenge": "bobdb"})["id"]
     accepted = bob.page.locator(f'.challenge[data-game="{first}"]')
     accepted.get_by_role("button", name="Accept").click()
     expect(bob.page).to_have_url(f"{server}/games/{first}")
     bob.page.click("#confirm")
-    call(alice, "POST", f"/games/{first}/confirm")
+    alice.call("POST", f"/games/{first}/confirm")
     expect(bob.page.locator("#turn")).to_contain_text("alicedb")
 
     # A second game where bob moves first: "your turn" comes first on the dashboard.
-    second = call(bob, "POST", "/games", {"size": 9, "team": 1})["id"]
-    call(alice, "POST", f"/games/{second}/join", {"team": 2})
-    call(alice, "POST", f"/games/{second}/confirm")
-    call(bob, "POST", f"/games/{second}/confirm")
+    second = start_game([bob, alice], {"size": 9})
     bob.page.click("#nav-dashboard")
     rows = bob.page.locator("#my-games .game-row")
     expect(rows).to_have_count(2)
@@ -67,7 +43,7 @@ def test_dashboard_challenges_settings_and_invites(browser: Browser, server: str
     expect(rows.nth(1)).to_have_attribute("data-your-turn", "false")
     expect(rows.nth(1)).to_contain_text("team 1 to move")
     expect(bob.page.locator("#nav-dashboard .badge")).to_have_text("1")
-    call(alice, "POST", f"/games/{first}/moves", {"move": "E5"})  # the dashboard follows live
+    alice.call("POST", f"/games/{first}/moves", {"move": "E5"})  # the dashboard follows live
     expect(bob.page.locator('#my-games .game-row[data-your-turn="true"]')).to_have_count(2)
     expect(bob.page.locator("#nav-dashboard .badge")).to_have_text("2")
     expect(rows.nth(0)).to_have_attribute("data-game", str(second))  # its deadline comes first
@@ -80,7 +56,7 @@ def test_dashboard_challenges_settings_and_invites(browser: Browser, server: str
     bob.page.fill("#email", "bob@example.org")
     bob.page.click("#save-settings")
     expect(bob.page.locator("#toast")).to_have_text("Settings saved.")
-    me = call(bob, "GET", "/me")["user"]
+    me = bob.call("GET", "/me")["user"]
     assert me["settings"]["palette"] == "okabe-ito" and me["settings"]["one_click"] is True
     assert me["email"] == "bob@example.org"
     bob.page.goto(f"/games/{first}")
@@ -97,13 +73,8 @@ def test_dashboard_challenges_settings_and_invites(browser: Browser, server: str
     board_shot(bob.page, artifacts / "okabe-ito-no-coordinates.png")
 
     # A private game: not in the lobby, readable and joinable only through its invite link.
-    alice.page.goto("/new")
-    alice.page.select_option("#visibility", "private")
-    alice.page.select_option("#team", "1")
-    alice.page.click("#create-submit")
+    private = new_game(alice.page, {"visibility": "private", "team": "1"}, shown="#invite-link")
     invite = alice.page.locator("#invite-link")
-    expect(invite).to_be_visible()
-    private = game_id_of(alice.page)
     link = invite.input_value()
     assert link.startswith(f"{server}/games/{private}?invite=") and len(link) > len(server) + 20
     carol.page.goto("/lobby")
@@ -115,5 +86,4 @@ def test_dashboard_challenges_settings_and_invites(browser: Browser, server: str
     expect(carol.page.locator("#confirm")).to_be_visible()
     expect(alice.page.locator("#confirm-deadline")).to_be_visible()
     for user in (alice, bob, carol):
-        user.check_no_errors()
-        user.context.close()
+        user.close()

@@ -18,10 +18,10 @@ from tests.web.ui import (
     assert_in_viewport,
     counter,
     expect_point,
-    open_browser,
     pass_turn,
     play,
-    register_by_api,
+    signed_up,
+    start_local_practice,
 )
 
 
@@ -29,14 +29,9 @@ from tests.web.ui import (
 def test_local_dgo_game_on_7x7_to_the_result_with_komi(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
-    user = open_browser(browser, server, f"dgo7-{'d' if viewport is DESKTOP else 'p'}", viewport)
-    register_by_api(user)
+    user = signed_up(browser, server, f"dgo7-{'d' if viewport is DESKTOP else 'p'}", viewport)
     page = user.page
-    page.goto("/new")
-    page.select_option("#practice-size", "7")
-    page.select_option("#practice-mode", "local")
-    page.click("#practice-submit")
-    expect(page.locator("#turn")).to_contain_text("Your turn")
+    start_local_practice(page, size="7")
     expect(page.locator('.board [role="gridcell"]')).to_have_count(49)
     expect(page.locator("dl.rules")).to_contain_text("Komi1: 0, 2: 6.5")
     page.evaluate("window.scrollTo(0, 0)")
@@ -86,5 +81,4 @@ def test_local_dgo_game_on_7x7_to_the_result_with_komi(
     expect(counter(page)).to_have_text("Move 0 of 3")
     page.click('button[aria-label="Last move"]')
     expect(counter(page)).to_have_text("Move 3 of 3 · Black: pass")
-    user.check_no_errors()
-    user.context.close()
+    user.close()

@@ -15,19 +15,17 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.web.support import ApiPlayer
+from tests.web.support import ApiPlayer, start_game
 from tests.web.ui import (
     DESKTOP,
     VIEWPORTS,
-    api,
     assert_in_viewport,
     chat,
     counter,
-    open_browser,
+    new_game,
     pass_turn,
     play,
-    register_by_api,
-    submit_new_game,
+    signed_up,
     wait_moves,
 )
 
@@ -64,9 +62,7 @@ def test_three_teams_of_two_join_chat_resign_and_pass(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
     t = tag(viewport)
-    alice, bob = (open_browser(browser, server, f"{name}dip{t}", viewport) for name in ("alice", "bob"))
-    for user in (alice, bob):
-        register_by_api(user)
+    alice, bob = (signed_up(browser, server, f"{name}dip{t}", viewport) for name in ("alice", "bob"))
     carol, dave, erin, frank = (
         ApiPlayer.register(server, f"{n}dip{t}") for n in ("carol", "dave", "erin", "frank")
     )
@@ -74,9 +70,8 @@ def test_three_teams_of_two_join_chat_resign_and_pass(
     # Alice creates the game on the form; bob, in the lobby, sees it appear and joins her team from there.
     bob.page.goto("/lobby")
     expect(bob.page.locator("#open-games")).to_be_visible()
-    alice.page.goto("/new")
     fields = {"size": "9", "teams": "3", "players-per-team": "2", "preset": "dipgo", "team": "1"}
-    gid = submit_new_game(alice.page, fields)
+    gid = new_game(alice.page, fields)
     row = bob.page.locator(f'.game-row[data-game="{gid}"]')
     expect(row).to_contain_text("5 free seats of 6")
     # Each team by its stones' colour, with its seats taken.
@@ -158,8 +153,7 @@ def test_three_teams_of_two_join_chat_resign_and_pass(
     for team, total in totals.items():
         expect(bob.page.locator(f'.scores tr[data-team="{team}"] td.total')).to_have_text(f"{total:g}")
     for user in (alice, bob):
-        user.check_no_errors()
-        user.context.close()
+        user.close()
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -168,12 +162,11 @@ def test_a_player_who_runs_out_of_time_leaves_the_move_to_a_teammate(
 ) -> None:
     """Two teams of two, 8 s a move: alice never moves, the server times her out, and bob plays for team 1."""
     t = tag(viewport)
-    bob = open_browser(browser, server, f"bobslow{t}", viewport)
-    csrf = register_by_api(bob)
+    bob = signed_up(browser, server, f"bobslow{t}", viewport)
     alice, carol, dave = (ApiPlayer.register(server, f"{n}slow{t}") for n in ("alice", "carol", "dave"))
     options = {"size": 9, "teams": 2, "players_per_team": 2, "preset": "dipgo", "seconds_per_move": 8}
     gid = alice.call("POST", "/games", {**options, "team": 1})["id"]
-    api(bob, csrf, "POST", f"/games/{gid}/join", {"team": 1})
+    bob.call("POST", f"/games/{gid}/join", {"team": 1})
     for player in (carol, dave):
         player.call("POST", f"/games/{gid}/join", {"team": 2})
     for player in (alice, carol, dave):
@@ -190,8 +183,7 @@ def test_a_player_who_runs_out_of_time_leaves_the_move_to_a_teammate(
     board_and_controls(page)
     play(page, "E5", 2)
     expect(turn(page)).to_contain_text(f"carolslow{t}")
-    bob.check_no_errors()
-    bob.context.close()
+    bob.close()
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -200,17 +192,13 @@ def test_the_dashboard_lists_games_by_the_time_left_to_move(
 ) -> None:
     """Games where it is your turn come first, each group by its deadline; a move reorders the list live."""
     t = tag(viewport)
-    bob = open_browser(browser, server, f"bobdash{t}", viewport)
-    csrf = register_by_api(bob)
+    bob = signed_up(browser, server, f"bobdash{t}", viewport)
     alice = ApiPlayer.register(server, f"alicedash{t}")
 
     def start(seconds: int, bob_first: bool) -> int:
-        options = {"size": 9, "team": 2 if bob_first else 1, "seconds_per_move": seconds}
-        gid = int(alice.call("POST", "/games", options)["id"])
-        api(bob, csrf, "POST", f"/games/{gid}/join", {"team": 1 if bob_first else 2})
-        alice.call("POST", f"/games/{gid}/confirm")
-        api(bob, csrf, "POST", f"/games/{gid}/confirm")
-        return gid
+        return start_game(
+            [alice, bob], {"size": 9, "seconds_per_move": seconds}, (2, 1) if bob_first else (1, 2)
+        )
 
     day_mine, hour_mine = start(86400, True), start(3600, True)
     minutes_theirs, hours_theirs = start(600, False), start(7200, False)
@@ -233,5 +221,4 @@ def test_the_dashboard_lists_games_by_the_time_left_to_move(
     for i, gid in enumerate([hour_mine, hours_theirs, day_mine, minutes_theirs]):
         expect(rows.nth(i)).to_have_attribute("data-game", str(gid))
     expect(page.locator("#nav-dashboard .badge")).to_have_text("3")
-    bob.check_no_errors()
-    bob.context.close()
+    bob.close()

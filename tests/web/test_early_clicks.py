@@ -8,18 +8,14 @@ import re
 import pytest
 from playwright.sync_api import Browser, Route, ViewportSize, expect
 
-from tests.web.ui import DESKTOP, PHONE, open_browser, play, register_by_api
+from tests.web.ui import DESKTOP, PHONE, play, signed_up, start_local_practice
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_area_pressed_before_the_game_arrives(browser: Browser, server: str, viewport: ViewportSize) -> None:
-    user = open_browser(browser, server, f"earlyarea{viewport['width']}", viewport)
-    register_by_api(user)
+    user = signed_up(browser, server, f"earlyarea{viewport['width']}", viewport)
     page = user.page
-    page.goto("/new")
-    page.select_option("#practice-mode", "local")
-    page.click("#practice-submit")
-    expect(page.locator("#turn")).to_contain_text("Your turn")
+    start_local_practice(page)
     play(page, "E5", 1)
     url = page.url
 
@@ -38,5 +34,4 @@ def test_area_pressed_before_the_game_arrives(browser: Browser, server: str, vie
         route.continue_()
     page.unroute(snapshot)
     expect(page.locator("#area-score")).to_contain_text("Estimated score")
-    user.check_no_errors()
-    user.context.close()
+    user.close()

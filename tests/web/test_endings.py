@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.web.support import ApiPlayer
-from tests.web.ui import DESKTOP, PHONE, VIEWPORTS, User, api, open_browser, point, register_by_api
+from tests.web.ui import DESKTOP, PHONE, VIEWPORTS, point, signed_up
 
 # SPEC §1.11.6 (a), a seki with one eye each (as in tests/server/test_endings.py; GNU Go 3.8 agrees).
 SEKI_BLACK = ["D4", "D5", "D6", "D7", "D8", "D9", "D3", "E3", "F3", "G3", "A2", "B2", "C2", "G2", "B1", "G1"]
@@ -23,11 +23,6 @@ SEKI_WHITE = ["C4", "C5", "C6", "C7", "C8", "C9", "A3", "B3", "C3", "D2", "E2", 
 def seki_moves() -> list[str]:
     moves = [m for pair in zip(SEKI_BLACK, SEKI_WHITE, strict=False) for m in pair]
     return [*moves, SEKI_BLACK[14], "pass", SEKI_BLACK[15], "pass", "pass"]
-
-
-def viewer(browser: Browser, server: str, name: str, viewport: ViewportSize) -> tuple[User, str]:
-    user = open_browser(browser, server, name, viewport=viewport)
-    return user, register_by_api(user)
 
 
 def tag(viewport: ViewportSize) -> str:
@@ -59,10 +54,10 @@ def wait_for(condition: Any, seconds: float = 30) -> None:
 def test_a_loss_on_time_reads_white_wins_on_time(
     browser: Browser, server: str, artifacts: Path, viewport: ViewportSize
 ) -> None:
-    user, csrf = viewer(browser, server, f"late-{tag(viewport)}", viewport)
+    user = signed_up(browser, server, f"late-{tag(viewport)}", viewport)
     opponent = ApiPlayer.register(server, f"waiter-{tag(viewport)}")
     options = {"size": 9, "preset": "chinese", "team": 1, "seconds_per_move": 3}
-    gid = api(user, csrf, "POST", "/games", options)["id"]
+    gid = user.call("POST", "/games", options)["id"]
     opponent.call("POST", f"/games/{gid}/join", {"team": 2})
     page = user.page
     page.goto(f"/games/{gid}")
@@ -77,16 +72,15 @@ def test_a_loss_on_time_reads_white_wins_on_time(
     fits(page, viewport)
     page.screenshot(path=str(artifacts / f"ending-timeout-{tag(viewport)}.png"), full_page=True)
     assert opponent.game(gid)["result"]["reason"] == "timeout"
-    user.check_no_errors()
-    user.context.close()
+    user.close()
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_resigning_against_the_computer_reads_black_resigned(
     browser: Browser, server: str, artifacts: Path, viewport: ViewportSize
 ) -> None:
-    user, csrf = viewer(browser, server, f"quitter-{tag(viewport)}", viewport)
-    gid = api(user, csrf, "POST", "/practice", {"size": 9, "colour": "black", "level": 1})["id"]
+    user = signed_up(browser, server, f"quitter-{tag(viewport)}", viewport)
+    gid = user.call("POST", "/practice", {"size": 9, "colour": "black", "level": 1})["id"]
     page = user.page
     page.goto(f"/games/{gid}")
     expect(page.locator("#turn")).to_contain_text("Your turn")
@@ -98,15 +92,14 @@ def test_resigning_against_the_computer_reads_black_resigned(
     nothing_counted(page)
     fits(page, viewport)
     page.screenshot(path=str(artifacts / f"ending-resigned-{tag(viewport)}.png"), full_page=True)
-    result = api(user, csrf, "GET", f"/games/{gid}")["result"]
+    result = user.call("GET", f"/games/{gid}")["result"]
     assert (result["reason"], result["left"][0]["how"], result["left"][0]["ply"]) == ("resign", "resign", 1)
-    user.check_no_errors()
-    user.context.close()
+    user.close()
 
 
 def test_a_colour_that_timed_out_is_named_above_the_count(browser: Browser, server: str) -> None:
     """Three colours: Red runs out of time at move 3, Black and White play on and pass; DipGo counts."""
-    user, _ = viewer(browser, server, "watcher3", DESKTOP)
+    user = signed_up(browser, server, "watcher3", DESKTOP)
     black, white, red = (ApiPlayer.register(server, f"{n}3c") for n in ("black", "white", "red"))
     gid = black.call("POST", "/games", {"size": 9, "teams": 3, "team": 1, "seconds_per_move": 4})["id"]
     white.call("POST", f"/games/{gid}/join", {"team": 2})
@@ -123,8 +116,7 @@ def test_a_colour_that_timed_out_is_named_above_the_count(browser: Browser, serv
     black.play(gid, "pass")
     expect(page.locator("#result-headline")).to_have_text("Red timed out at move 3; Black wins by 1 point.")
     expect(page.locator(".result-card table.scores tbody tr")).to_have_count(3)
-    user.check_no_errors()
-    user.context.close()
+    user.close()
 
 
 @pytest.mark.parametrize(
@@ -145,10 +137,10 @@ def test_seki_stones_and_dame_are_marked_and_named(
     dame: list[str],
     headline: str,
 ) -> None:
-    user, csrf = viewer(browser, server, f"seki-{tag(viewport)}", viewport)
-    gid = api(user, csrf, "POST", "/practice", {"size": 9, "mode": "local", "preset": preset})["id"]
+    user = signed_up(browser, server, f"seki-{tag(viewport)}", viewport)
+    gid = user.call("POST", "/practice", {"size": 9, "mode": "local", "preset": preset})["id"]
     for move in seki_moves():
-        api(user, csrf, "POST", f"/games/{gid}/moves", {"move": move})
+        user.call("POST", f"/games/{gid}/moves", {"move": move})
     page = user.page
     page.goto(f"/games/{gid}")
     expect(page.locator("#result-headline")).to_have_text(headline)
@@ -176,5 +168,4 @@ def test_seki_stones_and_dame_are_marked_and_named(
     expect(page.locator(".board .seki-mark")).to_have_count(0)
     expect(page.locator(".board .dame-mark")).to_have_count(0)
     expect(legend).to_be_hidden()
-    user.check_no_errors()
-    user.context.close()
+    user.close()

@@ -11,18 +11,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from tests.web.support import ApiPlayer
-from tests.web.ui import (
-    DESKTOP,
-    PHONE,
-    User,
-    api,
-    open_browser,
-    point,
-    register_by_api,
-    stone_paints,
-    wait_moves,
-)
+from tests.web.support import ApiPlayer, start_game
+from tests.web.ui import DESKTOP, PHONE, User, open_browser, point, signed_up, stone_paints, wait_moves
 
 VIEWPORTS: dict[str, ViewportSize] = {"desktop": DESKTOP, "phone": PHONE}
 
@@ -85,13 +75,8 @@ def expect_stones(page: Page, count: int, marks: int) -> list[dict[str, Any]]:
     return paints
 
 
-def two_player_game(alice: User, csrf: str, bob: ApiPlayer, **options: Any) -> int:
-    body = {"size": 9, "team": 1, "clock": "fischer", "main_time": 600, "increment": 5, **options}
-    gid = int(api(alice, csrf, "POST", "/games", body)["id"])
-    bob.call("POST", f"/games/{gid}/join", {"team": 2})
-    api(alice, csrf, "POST", f"/games/{gid}/confirm")
-    bob.call("POST", f"/games/{gid}/confirm")
-    return gid
+def two_player_game(alice: User, bob: ApiPlayer) -> int:
+    return start_game([alice, bob], {"size": 9, "clock": "fischer", "main_time": 600, "increment": 5})
 
 
 def save_settings(page: Page, check: dict[str, bool], palette: str | None = None) -> None:
@@ -108,11 +93,10 @@ def save_settings(page: Page, check: dict[str, bool], palette: str | None = None
 def test_two_players_named_lit_stones_and_last_move(
     browser: Browser, server: str, artifacts: Path, viewport: str
 ) -> None:
-    alice = open_browser(browser, server, f"alook{viewport}", VIEWPORTS[viewport])
-    csrf = register_by_api(alice)
+    alice = signed_up(browser, server, f"alook{viewport}", VIEWPORTS[viewport])
     bob = ApiPlayer.register(server, f"blook{viewport}")
-    gid = two_player_game(alice, csrf, bob)
-    api(alice, csrf, "POST", f"/games/{gid}/moves", {"move": "E5"})
+    gid = two_player_game(alice, bob)
+    alice.call("POST", f"/games/{gid}/moves", {"move": "E5"})
     bob.play(gid, "C3")
     page = alice.page
     page.goto(f"/games/{gid}")
@@ -130,7 +114,7 @@ def test_two_players_named_lit_stones_and_last_move(
     assert {p["stops"][1] for p in paints} == {"#111111", "#f4f2ec"}  # the classic palette's colours
     expect_last_move_at(page, "C3", "#000000")
     page.locator(".board").screenshot(path=str(artifacts / f"look-two-colours-{viewport}.png"))
-    api(alice, csrf, "POST", f"/games/{gid}/moves", {"move": "G7"})
+    alice.call("POST", f"/games/{gid}/moves", {"move": "G7"})
     wait_moves(page, 3)
     expect_last_move_at(page, "G7", "#ffffff")  # the ring moved, white on the black stone
     # The move list: each move after its stone (the colour's name is there for screen readers only).
@@ -155,24 +139,17 @@ def test_two_players_named_lit_stones_and_last_move(
     wait_moves(page, 3)
     paints = expect_stones(page, 3, marks=1)
     assert {p["stops"][1] for p in paints} == {"#000000", "#ffffff"}  # Tol bright's black and white
-    alice.check_no_errors()
-    alice.context.close()
+    alice.close()
 
 
 def test_three_colours_carry_shapes_and_list_players(
     browser: Browser, server: str, artifacts: Path, viewport: str
 ) -> None:
-    alice = open_browser(browser, server, f"a3look{viewport}", VIEWPORTS[viewport])
-    csrf = register_by_api(alice)
+    alice = signed_up(browser, server, f"a3look{viewport}", VIEWPORTS[viewport])
     bob, carol = (ApiPlayer.register(server, f"{n}3look{viewport}") for n in ("b", "c"))
-    body = {"size": 9, "teams": 3, "team": 1, "clock": "fischer", "main_time": 600, "increment": 5}
-    gid = int(api(alice, csrf, "POST", "/games", body)["id"])
-    for team, player in ((2, bob), (3, carol)):
-        player.call("POST", f"/games/{gid}/join", {"team": team})
-    for player in (bob, carol):
-        player.call("POST", f"/games/{gid}/confirm")
-    api(alice, csrf, "POST", f"/games/{gid}/confirm")
-    api(alice, csrf, "POST", f"/games/{gid}/moves", {"move": "E5"})
+    body = {"size": 9, "teams": 3, "clock": "fischer", "main_time": 600, "increment": 5}
+    gid = start_game([alice, bob, carol], body)
+    alice.call("POST", f"/games/{gid}/moves", {"move": "E5"})
     bob.play(gid, "C3")
     carol.play(gid, "G7")
     page = alice.page
@@ -187,15 +164,13 @@ def test_three_colours_carry_shapes_and_list_players(
     assert {p["stops"][1] for p in paints} == {"#111111", "#f4f2ec", "#d32f2f"}
     expect_last_move_at(page, "G7", "#ffffff")
     page.locator(".board").screenshot(path=str(artifacts / f"look-three-colours-{viewport}.png"))
-    alice.check_no_errors()
-    alice.context.close()
+    alice.close()
 
 
 def test_practice_games_are_titled_as_such(browser: Browser, server: str, viewport: str) -> None:
-    user = open_browser(browser, server, f"plook{viewport}", VIEWPORTS[viewport])
-    csrf = register_by_api(user)
+    user = signed_up(browser, server, f"plook{viewport}", VIEWPORTS[viewport])
     page = user.page
-    computer = api(user, csrf, "POST", "/practice", {"mode": "computer", "size": 9, "level": 3})["id"]
+    computer = user.call("POST", "/practice", {"mode": "computer", "size": 9, "level": 3})["id"]
     page.goto(f"/games/{computer}")
     expect(page.locator("h1")).to_have_text("You vs computer, level 3")
     expect(page).to_have_title("You vs computer, level 3 · Miai")
@@ -205,12 +180,11 @@ def test_practice_games_are_titled_as_such(browser: Browser, server: str, viewpo
     expect(summary).not_to_contain_text("private")
     expect(page.locator("#status")).not_to_contain_text("Time left")
 
-    local = api(user, csrf, "POST", "/practice", {"mode": "local", "size": 9})["id"]
+    local = user.call("POST", "/practice", {"mode": "local", "size": 9})["id"]
     page.goto(f"/games/{local}")
     expect(page.locator("h1")).to_have_text("Local game: two players")
     expect(page).to_have_title("Local game: two players · Miai")
-    user.check_no_errors()
-    user.context.close()
+    user.close()
 
 
 def clicks(page: Page) -> int:
@@ -218,12 +192,11 @@ def clicks(page: Page) -> int:
 
 
 def test_move_sound_and_its_mute_button_are_remembered(browser: Browser, server: str, viewport: str) -> None:
-    alice = open_browser(browser, server, f"slook{viewport}", VIEWPORTS[viewport])
+    alice = signed_up(browser, server, f"slook{viewport}", VIEWPORTS[viewport])
     alice.context.add_init_script(AUDIO_SPY)
-    csrf = register_by_api(alice)
     bob = ApiPlayer.register(server, f"tlook{viewport}")
-    gid = two_player_game(alice, csrf, bob)
-    api(alice, csrf, "POST", f"/games/{gid}/moves", {"move": "E5"})
+    gid = two_player_game(alice, bob)
+    alice.call("POST", f"/games/{gid}/moves", {"move": "E5"})
     page = alice.page
     page.goto(f"/games/{gid}")
     wait_moves(page, 1)
@@ -238,8 +211,8 @@ def test_move_sound_and_its_mute_button_are_remembered(browser: Browser, server:
     toggle.click()  # mute: remembered in the account
     expect(toggle).to_have_text("Sound off")
     expect(toggle).to_be_enabled()
-    assert api(alice, csrf, "GET", "/me")["user"]["settings"]["sound"] is False
-    api(alice, csrf, "POST", f"/games/{gid}/moves", {"move": "G7"})  # from another device
+    assert alice.call("GET", "/me")["user"]["settings"]["sound"] is False
+    alice.call("POST", f"/games/{gid}/moves", {"move": "G7"})  # from another device
     bob.play(gid, "D4")
     wait_moves(page, 4)
     assert clicks(page) == 1
@@ -247,7 +220,7 @@ def test_move_sound_and_its_mute_button_are_remembered(browser: Browser, server:
     page.reload()
     wait_moves(page, 4)
     expect(toggle).to_have_text("Sound off")
-    api(alice, csrf, "POST", f"/games/{gid}/moves", {"move": "C7"})
+    alice.call("POST", f"/games/{gid}/moves", {"move": "C7"})
     wait_moves(page, 5)
     assert clicks(page) == 0
     page.goto("/settings")  # the same setting on the settings page
@@ -272,9 +245,8 @@ def test_move_sound_and_its_mute_button_are_remembered(browser: Browser, server:
     watcher.reload()
     wait_moves(watcher, 6)
     expect(watcher.locator("#sound-toggle")).to_have_text("Sound off")
-    api(alice, csrf, "POST", f"/games/{gid}/moves", {"move": "E3"})
+    alice.call("POST", f"/games/{gid}/moves", {"move": "E3"})
     wait_moves(watcher, 7)
     assert clicks(watcher) == 0
     for user in (alice, visitor):
-        user.check_no_errors()
-        user.context.close()
+        user.close()

@@ -29,5 +29,4 @@ def test_a_visitor_plays_as_a_guest_and_keeps_the_game_by_registering(browser: B
     page.goto("/dashboard")
     game_id = game_url.rstrip("/").rsplit("/", 1)[-1]
     expect(page.locator(f'a[href="/games/{game_id}"]').first).to_be_visible()
-    visitor.check_no_errors()
-    visitor.context.close()
+    visitor.close()

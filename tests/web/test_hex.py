@@ -21,7 +21,7 @@ from tests.web.ui import (
     board_shot,
     counter,
     expect_point,
-    open_browser,
+    join_and_start,
     point,
     tag,
 )
@@ -34,13 +34,11 @@ SCRIPT = ["b3", "swap", "d1", "a1", "d2", "a3", "d3", "a4", "d4", "a5", "d5"]
 def test_hex_two_players_with_swap(
     browser: Browser, server: str, artifacts: Path, viewport: ViewportSize
 ) -> None:
-    alice = open_browser(browser, server, f"alicehex{tag(viewport)}", viewport)
-    bob = open_browser(browser, server, f"bobhex{tag(viewport)}", viewport)
-    games_ui.sign_up(alice)
-    games_ui.sign_up(bob, one_click=True)
+    alice = games_ui.sign_up(browser, server, f"alicehex{tag(viewport)}", viewport)
+    bob = games_ui.sign_up(browser, server, f"bobhex{tag(viewport)}", viewport, one_click=True)
     gid = games_ui.create_game(alice.page, "hex", 1, size="5", opening="swap")
     expect(alice.page.locator(".summary")).to_contain_text("Hex · 5×5 · swap rule")
-    games_ui.join_and_start(alice, bob, gid, 2)
+    join_and_start(alice, bob, gid, 2)
     expect(alice.page.locator("#turn")).to_contain_text("Your turn (Black)")
     expect(bob.page.locator("#turn")).to_contain_text(f"Black to move: {alice.name}")
     expect(alice.page.locator("#pass")).to_be_hidden()
@@ -86,15 +84,13 @@ def test_hex_two_players_with_swap(
     final = games_ui.snapshot(alice, gid)
     assert final["result"]["winners"] == [1] and final["result"]["reason"] == "connection"
     for user in (alice, bob):
-        user.check_no_errors()
-        user.context.close()
+        user.close()
 
 
 def test_hex_against_the_computer(browser: Browser, server: str, artifacts: Path) -> None:
     """The human (Black, first) plays the first legal cell of a fixed order down the middle until someone
     connects; the page must name the winner the rules core finds when it replays the record."""
-    user = open_browser(browser, server, "solohex")
-    games_ui.sign_up(user, one_click=True)
+    user = games_ui.sign_up(browser, server, "solohex", one_click=True)
     page = user.page
     gid = games_ui.practice(page, "hex", "first", level=1, size="5", opening="none")
     order = [f"{c}{r}" for c in "cbdae" for r in range(1, 6)]
@@ -119,8 +115,7 @@ def test_hex_against_the_computer(browser: Browser, server: str, artifacts: Path
     expect(games_ui.headline(page)).to_have_text(f"{winner} wins: {winner} joined their two edges.")
     expect(page.locator("#move-list li")).to_have_count(len(record["moves"]))
     board_shot(page, artifacts / "hex-vs-computer.png")
-    user.check_no_errors()
-    user.context.close()
+    user.close()
 
 
 # The centre-row ban: Black's first stone may not go on row 3 of 5 (White's may); Black then builds column b.
@@ -129,14 +124,12 @@ BAN_SCRIPT = ["b1", "c3", "b2", "e1", "b3", "e2", "b4", "e3", "b5"]
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_hex_centre_row_ban_to_a_win(browser: Browser, server: str, viewport: ViewportSize) -> None:
-    alice = open_browser(browser, server, f"alicehexban{tag(viewport)}", viewport)
-    bob = open_browser(browser, server, f"bobhexban{tag(viewport)}", viewport)
-    games_ui.sign_up(alice)
-    games_ui.sign_up(bob, one_click=True)
+    alice = games_ui.sign_up(browser, server, f"alicehexban{tag(viewport)}", viewport)
+    bob = games_ui.sign_up(browser, server, f"bobhexban{tag(viewport)}", viewport, one_click=True)
     gid = games_ui.create_game(alice.page, "hex", 1, size="5", opening="centre_row_ban")
     page = alice.page
     expect(page.locator(".summary")).to_contain_text("Hex · 5×5 · no first stone on the centre row")
-    games_ui.join_and_start(alice, bob, gid, 2)
+    join_and_start(alice, bob, gid, 2)
     games_ui.wait_my_turn(page)
     expect(page.locator("#swap")).to_have_count(0)
 
@@ -162,5 +155,4 @@ def test_hex_centre_row_ban_to_a_win(browser: Browser, server: str, viewport: Vi
     final = games_ui.snapshot(alice, gid)
     assert final["result"]["winners"] == [1] and final["result"]["reason"] == "connection"
     for user in (alice, bob):
-        user.check_no_errors()
-        user.context.close()
+        user.close()

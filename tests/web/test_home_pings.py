@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, Request, ViewportSize, expect
 
-from tests.web.support import ApiPlayer
-from tests.web.ui import VIEWPORTS, api, open_browser, register_by_api, tag
+from tests.web.support import ApiPlayer, start_game
+from tests.web.ui import VIEWPORTS, signed_up, tag
 
 LISTS = re.compile(r"/api/v1/(dashboard|games|games/live|games/archive)(\?|$)")
 QUIET_MS = 2500  # the page waits ~1 s after the last ping, then reads
@@ -42,13 +42,9 @@ def record_home_dashboard_reads(page: Page) -> list[str]:
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_each_ping_reloads_its_own_lists(browser: Browser, server: str, viewport: ViewportSize) -> None:
     t = tag(viewport)
-    eve = open_browser(browser, server, f"eveping{t}", viewport)
-    csrf = register_by_api(eve)
+    eve = signed_up(browser, server, f"eveping{t}", viewport)
     fay = ApiPlayer.register(server, f"fayping{t}")
-    gid = api(eve, csrf, "POST", "/games", {"size": 9, "team": 1})["id"]
-    fay.call("POST", f"/games/{gid}/join", {"team": 2})
-    api(eve, csrf, "POST", f"/games/{gid}/confirm")
-    fay.call("POST", f"/games/{gid}/confirm")
+    gid = start_game([eve, fay], {"size": 9})
     page = eve.page
     page.goto("/")
     row = page.locator(f'#home-mine .your-row[data-game="{gid}"]')
@@ -63,7 +59,7 @@ def test_each_ping_reloads_its_own_lists(browser: Browser, server: str, viewport
 
     page.on("request", listed)
     home_reads = record_home_dashboard_reads(page)
-    api(eve, csrf, "POST", f"/games/{gid}/moves", {"move": "E5"})  # both players' dashboards are pinged
+    eve.call("POST", f"/games/{gid}/moves", {"move": "E5"})  # both players' dashboards are pinged
     expect(row).not_to_contain_text("your turn")
     page.wait_for_timeout(QUIET_MS)
     assert set(read) == {"dashboard"}  # (the nav's turn count reads it too)
@@ -71,7 +67,7 @@ def test_each_ping_reloads_its_own_lists(browser: Browser, server: str, viewport
     # A burst: three moves within the second the page waits after a ping, read once.
     home_reads.clear()
     fay.play(gid, "C3")
-    api(eve, csrf, "POST", f"/games/{gid}/moves", {"move": "D4"})
+    eve.call("POST", f"/games/{gid}/moves", {"move": "D4"})
     fay.play(gid, "F5")
     expect(row).to_contain_text("your turn")
     page.wait_for_timeout(QUIET_MS)
@@ -82,8 +78,7 @@ def test_each_ping_reloads_its_own_lists(browser: Browser, server: str, viewport
     expect(page.locator(f'#home-open .game-row[data-game="{waiting}"]')).to_be_visible()
     page.wait_for_timeout(QUIET_MS)
     assert sorted(read) == ["games", "games/archive", "games/live"]
-    eve.check_no_errors()
-    eve.context.close()
+    eve.close()
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -93,12 +88,8 @@ def test_a_lobby_ping_keeps_the_games_more_games_fetched(
     t = tag(viewport)
     ann, ben = (ApiPlayer.register(server, f"{n}more{t}") for n in ("ann", "ben"))
     for _ in range(21):  # one more than a page of the watch list: 7×7 games, which no other test starts
-        gid = ann.call("POST", "/games", {"size": 7, "team": 1})["id"]
-        ben.call("POST", f"/games/{gid}/join", {"team": 2})
-        for player in (ann, ben):
-            player.call("POST", f"/games/{gid}/confirm")
-    cy = open_browser(browser, server, f"cymore{t}", viewport)
-    register_by_api(cy)
+        start_game([ann, ben], {"size": 7})
+    cy = signed_up(browser, server, f"cymore{t}", viewport)
     page = cy.page
     page.goto("/watch?size=7")
     rows = page.locator("#live-games .live-row")
@@ -113,8 +104,7 @@ def test_a_lobby_ping_keeps_the_games_more_games_fetched(
     page.wait_for_timeout(QUIET_MS)
     assert sum('"lobby"' in frame for frame in cy.frames) > pings  # the ping did arrive
     expect(rows).to_have_count(fetched)  # and the list still holds both pages
-    cy.check_no_errors()
-    cy.context.close()
+    cy.close()
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -122,8 +112,7 @@ def test_a_failed_dashboard_read_still_lists_the_open_games(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
     t = tag(viewport)
-    gil = open_browser(browser, server, f"gilfail{t}", viewport)
-    register_by_api(gil)
+    gil = signed_up(browser, server, f"gilfail{t}", viewport)
     hal = ApiPlayer.register(server, f"halfail{t}")
     waiting = hal.call("POST", "/games", {"size": 9, "team": 1})["id"]
     page = gil.page
@@ -134,5 +123,4 @@ def test_a_failed_dashboard_read_still_lists_the_open_games(
     row = page.locator(f'#home-open .game-row[data-game="{waiting}"]')
     expect(row.get_by_role("button", name="Join any team")).to_be_visible()  # joined nothing, as far as known
     expect(page.locator("#home-open .error")).to_have_count(0)
-    gil.check_no_errors()
-    gil.context.close()
+    gil.close()

@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.web.support import ApiPlayer
-from tests.web.ui import VIEWPORTS, assert_in_viewport, expect_point, open_browser, register_by_api, tag
+from tests.web.ui import VIEWPORTS, assert_in_viewport, expect_point, open_browser, signed_up, tag
 
 
 def live_game(
@@ -34,8 +34,7 @@ def test_a_member_finds_a_live_game_on_the_home_page_and_watches_a_move_arrive(
     t = tag(viewport)
     ann, ben, gid = live_game(server, t)
     ann.play(gid, "E5")
-    cy = open_browser(browser, server, f"cyhome{t}", viewport)
-    register_by_api(cy)
+    cy = signed_up(browser, server, f"cyhome{t}", viewport)
     page = cy.page
     waiting = ann.call("POST", "/games", {"size": 13, "team": 1})["id"]  # an open game, to join
     page.goto("/")
@@ -94,8 +93,7 @@ def test_a_member_finds_a_live_game_on_the_home_page_and_watches_a_move_arrive(
     expect(other.locator("#watch-size")).to_have_value("")
     expect(other.locator("#watch-rated")).to_have_value("")
     expect(row).to_be_visible()
-    cy.check_no_errors()
-    cy.context.close()
+    cy.close()
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -125,5 +123,4 @@ def test_a_visitor_starts_a_game_against_the_computer_from_the_home_page(
     page.goto("/")
     expect(page.locator("#home-mine .your-row")).to_have_count(1)
     expect(page.locator("#home-mine .your-row")).to_contain_text("your turn")
-    visitor.check_no_errors()
-    visitor.context.close()
+    visitor.close()

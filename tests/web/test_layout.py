@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Locator, Page, ViewportSize, expect
 
-from tests.web.support import ApiPlayer
-from tests.web.ui import DESKTOP, PHONE, User, api, assert_in_viewport, open_browser, point, register_by_api
+from tests.web.support import ApiPlayer, Caller, start_game
+from tests.web.ui import DESKTOP, PHONE, User, assert_in_viewport, point, signed_up
 
 VIEWPORTS: dict[str, ViewportSize] = {"desktop": DESKTOP, "phone": PHONE}
 LETTERS = "ABCDEFGHJKLMNOPQRSTUVWXYZ"
@@ -53,20 +53,9 @@ def viewport(request: pytest.FixtureRequest) -> str:
     return str(request.param)
 
 
-class Viewer:
+def signed_up_viewer(browser: Browser, server: str, viewport: str) -> User:
     """The browser user, signed up through the API."""
-
-    def __init__(self, browser: Browser, server: str, viewport: str) -> None:
-        self.user: User = open_browser(browser, server, next(names), VIEWPORTS[viewport])
-        self.csrf = register_by_api(self.user)
-        self.page: Page = self.user.page
-
-    def call(self, method: str, path: str, body: Any = None) -> Any:
-        return api(self.user, self.csrf, method, path, body)
-
-    def close(self) -> None:
-        self.user.check_no_errors()
-        self.user.context.close()
+    return signed_up(browser, server, next(names), VIEWPORTS[viewport])
 
 
 def spaced_points(size: int) -> list[str]:
@@ -86,16 +75,10 @@ def next_move(snap: dict[str, Any]) -> str:
     raise AssertionError("no free point left")
 
 
-def start_game(viewer: Viewer, server: str, kind: str, size: int, teams: int) -> tuple[int, list[Any]]:
+def seated_game(viewer: User, server: str, kind: str, size: int, teams: int) -> tuple[int, list[Caller]]:
     """A started game with a clock; returns its id and who plays each team, in team order."""
-    others = [ApiPlayer.register(server, next(names)) for _ in range(teams - 1)]
-    options = {"kind": kind, "size": size, "teams": teams, "team": 1, **CLOCK}
-    gid = int(viewer.call("POST", "/games", options)["id"])
-    for team, other in enumerate(others, start=2):
-        other.call("POST", f"/games/{gid}/join", {"team": team})
-    for seat in (viewer, *others):
-        seat.call("POST", f"/games/{gid}/confirm")
-    return gid, [viewer, *others]
+    seats: list[Caller] = [viewer, *(ApiPlayer.register(server, next(names)) for _ in range(teams - 1))]
+    return start_game(seats, {"kind": kind, "size": size, "teams": teams, **CLOCK}), seats
 
 
 def play_moves(gid: int, seats: list[Any], count: int) -> None:
@@ -138,8 +121,8 @@ def step_buttons(page: Page) -> list[Locator]:
 def test_board_clocks_and_controls_fit_the_window(
     browser: Browser, server: str, viewport: str, kind: str, size: int, teams: int
 ) -> None:
-    viewer = Viewer(browser, server, viewport)
-    gid, seats = start_game(viewer, server, kind, size, teams)
+    viewer = signed_up_viewer(browser, server, viewport)
+    gid, seats = seated_game(viewer, server, kind, size, teams)
     play_moves(gid, seats, 2 * teams)
     page = viewer.page
     open_game(page, gid, 2 * teams)
@@ -169,7 +152,7 @@ def test_board_clocks_and_controls_fit_the_window(
 def test_practice_board_and_controls_fit_the_window(
     browser: Browser, server: str, viewport: str, kind: str, size: int, mode: str
 ) -> None:
-    viewer = Viewer(browser, server, viewport)
+    viewer = signed_up_viewer(browser, server, viewport)
     gid = int(viewer.call("POST", "/practice", {"kind": kind, "size": size, "mode": mode, "level": 1})["id"])
     moves = 4 if mode == "local" else 0  # the computer is not waited for: the player moves first
     play_moves(gid, [viewer], moves)
@@ -219,8 +202,8 @@ def entry_boxes(page: Page) -> dict[str, Any]:
 def test_moves_do_not_scroll_the_page_and_the_move_list_does_not_overlap(
     browser: Browser, server: str, viewport: str
 ) -> None:
-    viewer = Viewer(browser, server, viewport)
-    gid, seats = start_game(viewer, server, "go", 19, 2)
+    viewer = signed_up_viewer(browser, server, viewport)
+    gid, seats = seated_game(viewer, server, "go", 19, 2)
     play_moves(gid, seats, 40)  # more moves than the list shows at once
     page = viewer.page
     open_game(page, gid, 40)
@@ -286,8 +269,8 @@ def window_holds(page: Page, selector: str) -> bool:
 
 
 def test_full_screen_shows_the_board_and_its_controls(browser: Browser, server: str, viewport: str) -> None:
-    viewer = Viewer(browser, server, viewport)
-    gid, seats = start_game(viewer, server, "go", 19, 2)
+    viewer = signed_up_viewer(browser, server, viewport)
+    gid, seats = seated_game(viewer, server, "go", 19, 2)
     play_moves(gid, seats, 2)
     page = viewer.page
     open_game(page, gid, 2)

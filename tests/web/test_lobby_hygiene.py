@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
 from tests.web.support import ApiPlayer, miai_server
-from tests.web.ui import DESKTOP, PHONE, open_browser, register_by_api
+from tests.web.ui import DESKTOP, PHONE, signed_up
 
 VIEWPORTS = pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 CONFIRM_WINDOW = 5  # seconds, on the server of the removal test
@@ -38,8 +38,7 @@ def test_a_player_without_a_team_is_shown_unplaced_then_after_those_who_chose(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
     tag = short(viewport)
-    bob = open_browser(browser, server, f"g17bob{tag}", viewport)
-    register_by_api(bob)
+    bob = signed_up(browser, server, f"g17bob{tag}", viewport)
     alice, carol, dave = (ApiPlayer.register(server, f"g17{n}{tag}") for n in ("alice", "carol", "dave"))
     gid = alice.call("POST", "/games", {"size": 9, "players_per_team": 2, "team": 1})["id"]
     page = bob.page
@@ -59,8 +58,7 @@ def test_a_player_without_a_team_is_shown_unplaced_then_after_those_who_chose(
     expect(team2).to_have_text([dave.username, bob.name])
     scroll_to(page, '.teams li.team[data-team="2"]')
     expect(team2.last).to_be_in_viewport()
-    bob.check_no_errors()
-    bob.context.close()
+    bob.close()
 
 
 @VIEWPORTS
@@ -68,8 +66,7 @@ def test_a_player_removed_for_not_confirming_is_told_why(
     browser: Browser, quick_server: str, viewport: ViewportSize
 ) -> None:
     tag = short(viewport)
-    bob = open_browser(browser, quick_server, f"rmbob{tag}", viewport)
-    register_by_api(bob)
+    bob = signed_up(browser, quick_server, f"rmbob{tag}", viewport)
     alice = ApiPlayer.register(quick_server, f"rmalice{tag}")
     gid = alice.call("POST", "/games", {"size": 9, "team": 1})["id"]
     page = bob.page
@@ -90,8 +87,7 @@ def test_a_player_removed_for_not_confirming_is_told_why(
     expect(removal).to_be_in_viewport()
     removal.get_by_role("link", name=f"game {gid}").click()
     expect(page.locator("#removed")).to_have_text(said)
-    bob.check_no_errors()
-    bob.context.close()
+    bob.close()
 
 
 @VIEWPORTS
@@ -99,10 +95,8 @@ def test_a_challenge_shows_who_it_is_for_and_only_they_can_accept(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
     tag = short(viewport)
-    bob = open_browser(browser, server, f"chbob{tag}", viewport)
-    carol = open_browser(browser, server, f"chcarol{tag}", viewport)
-    for user in (bob, carol):
-        register_by_api(user)
+    bob = signed_up(browser, server, f"chbob{tag}", viewport)
+    carol = signed_up(browser, server, f"chcarol{tag}", viewport)
     alice = ApiPlayer.register(server, f"chalice{tag}")
     gid = alice.call("POST", "/games", {"size": 9, "team": 1, "challenge": bob.name})["id"]
 
@@ -132,5 +126,4 @@ def test_a_challenge_shows_who_it_is_for_and_only_they_can_accept(
     expect(bob.page.locator("#confirm")).to_be_visible()
     expect(bob.page).to_have_url(f"{server}/games/{gid}")
     for user in (bob, carol):
-        user.check_no_errors()
-        user.context.close()
+        user.close()

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.web.ui import DESKTOP, PHONE, assert_in_viewport, game_id_of, nav, open_browser, register_by_api
+from tests.web.ui import DESKTOP, PHONE, assert_in_viewport, nav, open_browser, signed_up, start_practice
 
 SMALL_PHONE: ViewportSize = {"width": 375, "height": 700}
 SIZES = [
@@ -37,8 +37,7 @@ def tag_of(viewport: ViewportSize) -> str:
 def test_the_top_bar_is_one_row_and_the_menu_opens_and_closes(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
-    member = open_browser(browser, server, f"navmenu{tag_of(viewport)}", viewport)
-    register_by_api(member)
+    member = signed_up(browser, server, f"navmenu{tag_of(viewport)}", viewport)
     page = member.page
     page.goto("/watch")
     expect(page.locator("#nav-user")).to_have_text(member.name)
@@ -111,31 +110,23 @@ def test_the_top_bar_is_one_row_and_the_menu_opens_and_closes(
     expect(visitor.page).to_have_url(re.compile(r"/login$"))
     expect(visitor.page.locator("#nav-menu")).to_be_hidden()
     member.check_no_errors()
-    visitor.check_no_errors()
-    visitor.context.close()
+    visitor.close()
 
 
 @pytest.mark.parametrize("viewport", [SIZES[0], SIZES[2]])
 def test_a_guest_name_is_not_a_link(browser: Browser, server: str, viewport: ViewportSize) -> None:
     visitor = open_browser(browser, server, f"navguest{tag_of(viewport)}", viewport)
     page = visitor.page
-    page.goto("/new")
-    page.select_option("#practice-mode", "computer")
-    page.select_option("#practice-size", "9")
-    page.select_option("#practice-colour", "white")
-    page.select_option("#practice-level", "1")
-    page.select_option("#practice-handicap", "2")  # White (the guest) moves first: no engine needed
-    page.click("#practice-submit")
-    expect(page).to_have_url(re.compile(r"/games/\d+$"))
+    # White (the guest) moves first after the handicap: no engine needed.
+    gid = start_practice(page, size="9", colour="white", level="1", handicap="2")
     expect(page.locator("#nav-user")).to_have_text("Guest")
     names = page.locator(".members .name")
     expect(names).to_have_count(2)
     expect(names.filter(has_text="guest-")).to_have_count(1)
     expect(page.locator(".members a")).to_have_count(0)  # neither the guest nor the computer is a link
-    game = page.request.get(f"/api/v1/games/{game_id_of(page)}").json()
+    game = page.request.get(f"/api/v1/games/{gid}").json()
     assert sorted(p["is_guest"] for p in game["players"]) == [False, True]
     guest = next(p["username"] for p in game["players"] if p["is_guest"])
     current = page.request.get(f"/api/v1/users/{guest}").json()["current"]  # the finding views say it too
     assert [sorted(p["is_guest"] for p in g["players"]) for g in current] == [[False, True]]
-    visitor.check_no_errors()
-    visitor.context.close()
+    visitor.close()

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from tests.web.ui import VIEWPORTS, api, open_browser, play, register_by_api, tag
+from tests.web.ui import VIEWPORTS, play, signed_up, tag
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -18,8 +18,7 @@ def test_challenge_turn_and_result_reach_the_bell(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
     t = tag(viewport)
-    alice, bob = (open_browser(browser, server, f"{name}bell{t}", viewport) for name in ("alice", "bob"))
-    csrf_alice, csrf_bob = register_by_api(alice), register_by_api(bob)
+    alice, bob = (signed_up(browser, server, f"{name}bell{t}", viewport) for name in ("alice", "bob"))
     page = bob.page
     page.goto("/dashboard")
     bell, count, toast = page.locator("#nav-bell"), page.locator("#bell-count"), page.locator("#toast")
@@ -27,14 +26,14 @@ def test_challenge_turn_and_result_reach_the_bell(
     expect(count).to_have_count(0)
     expect(bell).to_be_in_viewport()  # on a phone too, the bell is in the top bar's first screen
 
-    gid = api(alice, csrf_alice, "POST", "/games", {"size": 9, "team": 1, "challenge": bob.name})["id"]
+    gid = alice.call("POST", "/games", {"size": 9, "team": 1, "challenge": bob.name})["id"]
     expect(toast).to_have_text(f"{alice.name} challenges you to game {gid}")
     expect(count).to_have_text("1")
 
-    api(bob, csrf_bob, "POST", f"/games/{gid}/join", {"team": 2})
-    api(alice, csrf_alice, "POST", f"/games/{gid}/confirm")
-    api(bob, csrf_bob, "POST", f"/games/{gid}/confirm")
-    api(alice, csrf_alice, "POST", f"/games/{gid}/moves", {"move": "E5"})
+    bob.call("POST", f"/games/{gid}/join", {"team": 2})
+    alice.call("POST", f"/games/{gid}/confirm")
+    bob.call("POST", f"/games/{gid}/confirm")
+    alice.call("POST", f"/games/{gid}/moves", {"move": "E5"})
     expect(toast).to_have_text(f"Your turn in game {gid}")
     expect(count).to_have_text("2")
 
@@ -51,9 +50,9 @@ def test_challenge_turn_and_result_reach_the_bell(
     expect(count).to_have_count(0)  # opening the game read both of its notifications, the challenge too
 
     play(page, "C3", 2)
-    api(alice, csrf_alice, "POST", f"/games/{gid}/resign")
+    alice.call("POST", f"/games/{gid}/resign")
     expect(page.locator(".result-card")).to_be_visible()
-    second = api(alice, csrf_alice, "POST", "/games", {"size": 9, "team": 1, "challenge": bob.name})["id"]
+    second = alice.call("POST", "/games", {"size": 9, "team": 1, "challenge": bob.name})["id"]
     expect(toast).to_have_text(f"{alice.name} challenges you to game {second}")
     expect(count).to_have_text("1")  # the result of the game on screen was read as it came; the challenge not
     bell.click()
@@ -71,5 +70,4 @@ def test_challenge_turn_and_result_reach_the_bell(
     expect(listed).to_have_count(4)
     expect(count).to_have_count(0)  # read is stored, not only shown
     for user in (alice, bob):
-        user.check_no_errors()
-        user.context.close()
+        user.close()

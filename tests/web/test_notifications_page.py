@@ -9,7 +9,7 @@ import json
 import pytest
 from playwright.sync_api import Browser, Route, ViewportSize, expect
 
-from tests.web.ui import VIEWPORTS, api, open_browser, register_by_api, tag
+from tests.web.ui import VIEWPORTS, signed_up, tag
 
 PAGE = 30  # pages/notifications.js: notifications a page
 
@@ -17,10 +17,9 @@ PAGE = 30  # pages/notifications.js: notifications a page
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_mark_all_read_waits_for_the_server(browser: Browser, server: str, viewport: ViewportSize) -> None:
     t = tag(viewport)
-    ann, ben = (open_browser(browser, server, f"{name}mark{t}", viewport) for name in ("ann", "ben"))
-    csrf_ann, _ = register_by_api(ann), register_by_api(ben)
+    ann, ben = (signed_up(browser, server, f"{name}mark{t}", viewport) for name in ("ann", "ben"))
     for _ in range(2):
-        api(ann, csrf_ann, "POST", "/games", {"size": 9, "team": 1, "challenge": ben.name})
+        ann.call("POST", "/games", {"size": 9, "team": 1, "challenge": ben.name})
     page = ben.page
     page.goto("/notifications")
     unread = page.locator("#notification-list .notification.unread")
@@ -48,8 +47,7 @@ def test_mark_all_read_waits_for_the_server(browser: Browser, server: str, viewp
     expect(page.locator("#notification-list .notification")).to_have_count(2)
     expect(unread).to_have_count(0)
     for user in (ann, ben):
-        user.check_no_errors()
-        user.context.close()
+        user.close()
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -57,10 +55,9 @@ def test_a_new_one_goes_on_top_of_the_pages_shown(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
     t = tag(viewport)
-    cat, dan = (open_browser(browser, server, f"{name}pages{t}", viewport) for name in ("cat", "dan"))
-    csrf_cat, _ = register_by_api(cat), register_by_api(dan)
+    cat, dan = (signed_up(browser, server, f"{name}pages{t}", viewport) for name in ("cat", "dan"))
     for _ in range(PAGE + 1):
-        api(cat, csrf_cat, "POST", "/games", {"size": 9, "team": 1, "challenge": dan.name})
+        cat.call("POST", "/games", {"size": 9, "team": 1, "challenge": dan.name})
     page = dan.page
     page.goto("/notifications")
     items = page.locator("#notification-list .notification")
@@ -69,10 +66,9 @@ def test_a_new_one_goes_on_top_of_the_pages_shown(
     expect(items).to_have_count(PAGE + 1)
     expect(page.locator("#notifications-more")).to_be_hidden()
 
-    gid = api(cat, csrf_cat, "POST", "/games", {"size": 9, "team": 1, "challenge": dan.name})["id"]
+    gid = cat.call("POST", "/games", {"size": 9, "team": 1, "challenge": dan.name})["id"]
     expect(items.first).to_contain_text(f"{cat.name} challenges you to game {gid}")
     expect(items).to_have_count(PAGE + 2)  # the older page is still there
     expect(page.locator("#notification-list .notification.unread")).to_have_count(PAGE + 2)
     for user in (cat, dan):
-        user.check_no_errors()
-        user.context.close()
+        user.close()

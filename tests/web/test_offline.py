@@ -10,34 +10,28 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from tests.web.support import ApiPlayer
-from tests.web.ui import (
-    DESKTOP,
-    PHONE,
-    api,
-    counter,
-    expect_point,
-    open_browser,
-    play,
-    point,
-    register_by_api,
-)
+from tests.web.support import ApiPlayer, start_game
+from tests.web.ui import DESKTOP, PHONE, User, counter, expect_point, play, point, signed_up
+
+
+def alice_to_play(
+    browser: Browser, server: str, alice: str, bob: str, viewport: ViewportSize
+) -> tuple[User, ApiPlayer, int]:
+    """Alice in a browser against bob by the API: a started 9×9 game on her page, her turn."""
+    user = signed_up(browser, server, f"{alice}{viewport['width']}", viewport)
+    player = ApiPlayer.register(server, f"{bob}{viewport['width']}")
+    gid = start_game([user, player], {"size": 9, "seconds_per_move": 3600})
+    user.page.goto(f"/games/{gid}")
+    expect(user.page.locator("#turn")).to_contain_text("Your turn")
+    return user, player, gid
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_a_move_made_offline_is_not_sent_and_the_page_catches_up(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
-    alice = open_browser(browser, server, f"offalice{viewport['width']}", viewport)
-    csrf = register_by_api(alice)
-    bob = ApiPlayer.register(server, f"offbob{viewport['width']}")
-    gid = api(alice, csrf, "POST", "/games", {"size": 9, "team": 1, "seconds_per_move": 3600})["id"]
-    bob.call("POST", f"/games/{gid}/join", {"team": 2})
-    api(alice, csrf, "POST", f"/games/{gid}/confirm")
-    bob.call("POST", f"/games/{gid}/confirm")
+    alice, bob, gid = alice_to_play(browser, server, "offalice", "offbob", viewport)
     page = alice.page
-    page.goto(f"/games/{gid}")
-    expect(page.locator("#turn")).to_contain_text("Your turn")
     banner, hint = page.locator("#banner"), page.locator("#hint")
     expect(banner).to_be_hidden()
 
@@ -71,8 +65,7 @@ def test_a_move_made_offline_is_not_sent_and_the_page_catches_up(
     bob.play(gid, "C3")  # and live updates arrive again
     expect(counter(page)).to_contain_text("Move 2 of 2 · White: C3")
     expect(hint).not_to_contain_text("Not sent")
-    alice.check_no_errors()
-    alice.context.close()
+    alice.close()
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -82,16 +75,8 @@ def test_a_move_whose_answer_is_lost_is_not_reported_as_unplayed(
     """The browser is online but the network fails mid-request: a request lost on the way was not played and
     the page says so; one whose answer alone was lost was played, and the page must not say otherwise (the
     user would play it again: a second pass in a practice game ends it)."""
-    alice = open_browser(browser, server, f"lostalice{viewport['width']}", viewport)
-    csrf = register_by_api(alice)
-    bob = ApiPlayer.register(server, f"lostbob{viewport['width']}")
-    gid = api(alice, csrf, "POST", "/games", {"size": 9, "team": 1, "seconds_per_move": 3600})["id"]
-    bob.call("POST", f"/games/{gid}/join", {"team": 2})
-    api(alice, csrf, "POST", f"/games/{gid}/confirm")
-    bob.call("POST", f"/games/{gid}/confirm")
+    alice, bob, gid = alice_to_play(browser, server, "lostalice", "lostbob", viewport)
     page = alice.page
-    page.goto(f"/games/{gid}")
-    expect(page.locator("#turn")).to_contain_text("Your turn")
     hint = page.locator("#hint")
     moves = f"**/api/v1/games/{gid}/moves"
 
@@ -135,8 +120,7 @@ def test_a_move_whose_answer_is_lost_is_not_reported_as_unplayed(
     expect(hint).to_contain_text("not played")
     expect_point(page, "D4", "empty")
     expect(page.locator("#turn")).to_contain_text("Your turn")
-    alice.check_no_errors()
-    alice.context.close()
+    alice.close()
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -145,16 +129,8 @@ def test_a_server_error_on_a_move_is_settled_by_what_the_server_has(
 ) -> None:
     """A 5xx answer (a proxy that timed out, say) does not tell whether the move was played: the page asks
     the server, then says the move was not played, or drops the error once the move is on the board."""
-    alice = open_browser(browser, server, f"5xxalice{viewport['width']}", viewport)
-    csrf = register_by_api(alice)
-    bob = ApiPlayer.register(server, f"5xxbob{viewport['width']}")
-    gid = api(alice, csrf, "POST", "/games", {"size": 9, "team": 1, "seconds_per_move": 3600})["id"]
-    bob.call("POST", f"/games/{gid}/join", {"team": 2})
-    api(alice, csrf, "POST", f"/games/{gid}/confirm")
-    bob.call("POST", f"/games/{gid}/confirm")
+    alice, bob, gid = alice_to_play(browser, server, "5xxalice", "5xxbob", viewport)
     page = alice.page
-    page.goto(f"/games/{gid}")
-    expect(page.locator("#turn")).to_contain_text("Your turn")
     hint = page.locator("#hint")
     moves = f"**/api/v1/games/{gid}/moves"
 
@@ -178,5 +154,4 @@ def test_a_server_error_on_a_move_is_settled_by_what_the_server_has(
     expect(page.locator("#turn")).not_to_contain_text("Your turn")
     expect(hint).not_to_contain_text("E5")  # neither "may not have been played" nor "not played"
     assert [m["move"] for m in bob.game(gid)["moves"]] == ["E5"]
-    alice.check_no_errors()
-    alice.context.close()
+    alice.close()

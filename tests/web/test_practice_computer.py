@@ -12,7 +12,7 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, Page, expect
 
-from tests.web.ui import counter, expect_point, open_browser, point, register_by_api
+from tests.web.ui import counter, expect_point, point, signed_up
 
 FIRST_REPLY_MS = 180_000
 REPLY_MS = 60_000
@@ -43,8 +43,7 @@ def stones(page: Page) -> object:
 def test_practice_against_the_computer_with_undo_and_area(
     browser: Browser, server: str, artifacts: Path
 ) -> None:
-    user = open_browser(browser, server, "versus")
-    register_by_api(user)
+    user = signed_up(browser, server, "versus")
     page = user.page
     page.goto("/new")
     handicap = page.locator("#practice-handicap")
@@ -146,5 +145,4 @@ def test_practice_against_the_computer_with_undo_and_area(
     assert said.count() > 15, said.count()  # screen readers hear the estimate too
     assert black_area.count() >= said.count() + 3  # Black's own stones are shaded, not called territory
     expect(score).to_contain_text(re.compile(r"Black leads by [\d.]+\."))
-    user.check_no_errors()
-    user.context.close()
+    user.close()

@@ -6,17 +6,13 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
-from tests.web.ui import counter, expect_point, open_browser, play, register_by_api
+from tests.web.ui import counter, expect_point, play, signed_up, start_local_practice
 
 
 def test_local_practice_game_with_undo_and_redo(browser: Browser, server: str, artifacts: Path) -> None:
-    user = open_browser(browser, server, "solo")
-    register_by_api(user)
+    user = signed_up(browser, server, "solo")
     page = user.page
-    page.goto("/new")
-    page.select_option("#practice-mode", "local")
-    page.click("#practice-submit")
-    expect(page.locator("#turn")).to_contain_text("Your turn")
+    start_local_practice(page)
     play(page, "E5", 1)
     expect(page.locator("#turn")).to_contain_text("Your turn (White)")  # the same person plays white
     play(page, "D4", 2)
@@ -50,5 +46,4 @@ def test_local_practice_game_with_undo_and_redo(browser: Browser, server: str, a
     expect_point(page, "G7", "team 1 stone (black, square), last move")
     expect_point(page, "C3", "empty")
     page.locator(".board").screenshot(path=str(artifacts / "practice-local.png"))
-    user.check_no_errors()
-    user.context.close()
+    user.close()

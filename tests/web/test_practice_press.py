@@ -16,17 +16,7 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.web.ui import (
-    DESKTOP,
-    PHONE,
-    User,
-    api,
-    counter,
-    expect_point,
-    open_browser,
-    point,
-    register_by_api,
-)
+from tests.web.ui import DESKTOP, PHONE, User, counter, expect_point, point, signed_up
 
 FIRST_REPLY_MS = 180_000  # the engine's first move may wait for its compilation
 VIEWPORTS = [pytest.param(DESKTOP, False, id="desktop"), pytest.param(PHONE, True, id="phone-touch")]
@@ -113,9 +103,8 @@ def expect_guides_through(page: Page, vertex: str) -> None:
 def practice_page(
     browser: Browser, server: str, name: str, viewport: ViewportSize, touch: bool, **body: Any
 ) -> User:
-    user = open_browser(browser, server, name, viewport, has_touch=touch)
-    csrf = register_by_api(user)
-    gid = api(user, csrf, "POST", "/practice", {"size": 9, **body})["id"]
+    user = signed_up(browser, server, name, viewport, has_touch=touch)
+    gid = user.call("POST", "/practice", {"size": 9, **body})["id"]
     user.page.goto(f"/games/{gid}")
     expect(user.page.locator("#turn")).to_contain_text("Your turn")
     return user
@@ -139,8 +128,7 @@ def test_one_click_plays_and_the_computer_answers(
     expect(page.locator("#turn")).to_contain_text("Your turn")
     expect(submit).to_be_hidden()
     expect(page.locator(".board .guide")).to_have_count(0)  # the press is over
-    user.check_no_errors()
-    user.context.close()
+    user.close()
 
 
 @pytest.mark.parametrize(("viewport", "touch"), VIEWPORTS)
@@ -182,16 +170,14 @@ def test_holding_shows_guide_lines_and_only_a_release_on_the_board_plays(
     expect_point(page, "E5", "empty")
     expect(stones).to_have_count(1)
     expect(guide).to_have_count(0)
-    user.check_no_errors()
-    user.context.close()
+    user.close()
 
 
 @pytest.mark.parametrize(("viewport", "touch"), VIEWPORTS)
 def test_practice_form_offers_dgo_handicaps_and_four_stones_go_on_dgo_points(
     browser: Browser, server: str, viewport: ViewportSize, touch: bool
 ) -> None:
-    user = open_browser(browser, server, f"handicaps{viewport['width']}", viewport, has_touch=touch)
-    register_by_api(user)
+    user = signed_up(browser, server, f"handicaps{viewport['width']}", viewport, has_touch=touch)
     page = user.page
     page.goto("/new")
     handicap = page.locator("#practice-handicap")
@@ -214,5 +200,4 @@ def test_practice_form_offers_dgo_handicaps_and_four_stones_go_on_dgo_points(
         expect_point(page, vertex, BLACK)
     expect(page.locator(".board .stone")).to_have_count(4)
     expect(page.locator("dl.rules")).to_contain_text("Handicap4")
-    user.check_no_errors()
-    user.context.close()
+    user.close()

@@ -7,20 +7,16 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from tests.web.ui import DESKTOP, PHONE, counter, expect_point, open_browser, play, register_by_api
+from tests.web.ui import DESKTOP, PHONE, counter, expect_point, play, signed_up, start_local_practice
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_redo_after_a_reload_matches_what_can_be_redone(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
-    user = open_browser(browser, server, f"redoreload{viewport['width']}", viewport)
-    register_by_api(user)
+    user = signed_up(browser, server, f"redoreload{viewport['width']}", viewport)
     page = user.page
-    page.goto("/new")
-    page.select_option("#practice-mode", "local")
-    page.click("#practice-submit")
-    expect(page.locator("#turn")).to_contain_text("Your turn")
+    start_local_practice(page)
     play(page, "E5", 1)
     play(page, "D4", 2)
     undo, redo, redo_all = page.locator("#undo"), page.locator("#redo"), page.locator("#practice-end")
@@ -63,5 +59,4 @@ def test_redo_after_a_reload_matches_what_can_be_redone(
     page.reload()
     expect(counter(page)).to_contain_text("Move 2 of 2 · White: G7")
     expect(redo).to_be_disabled()
-    user.check_no_errors()
-    user.context.close()
+    user.close()

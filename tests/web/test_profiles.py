@@ -11,7 +11,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.web.ui import DESKTOP, VIEWPORTS, User, api, nav, open_browser, register_by_api
+from tests.web.support import start_game
+from tests.web.ui import DESKTOP, VIEWPORTS, User, nav, signed_up
 
 # Glicko-2 from 1500 ± 350: after 19 games between the two (alice winning three of four) both deviations are
 # under 110, so both ratings are settled and on the leaderboard (docs/api.md, Ratings), and they are about
@@ -22,17 +23,13 @@ SETTLING_GAMES = 18
 OPENING = ("C3", "G7", "C7", "G3", "E5", "E3")  # six moves: a game resigned sooner is not rated (docs/api.md)
 
 
-def rated_game(loser: User, loser_csrf: str, winner: User, winner_csrf: str) -> int:
+def rated_game(loser: User, winner: User) -> int:
     """A rated 9×9 game: `loser` creates it as Black, `winner` joins, both confirm, six moves are played and
     Black resigns on its turn. Its id."""
-    gid = int(api(loser, loser_csrf, "POST", "/games", {"size": 9, "team": 1, "rated": True})["id"])
-    api(winner, winner_csrf, "POST", f"/games/{gid}/join", {"team": 2})
-    api(loser, loser_csrf, "POST", f"/games/{gid}/confirm")
-    api(winner, winner_csrf, "POST", f"/games/{gid}/confirm")
+    gid = start_game([loser, winner], {"size": 9, "rated": True})
     for n, point in enumerate(OPENING):
-        mover, csrf = (loser, loser_csrf) if n % 2 == 0 else (winner, winner_csrf)
-        api(mover, csrf, "POST", f"/games/{gid}/moves", {"move": point})
-    api(loser, loser_csrf, "POST", f"/games/{gid}/resign", {})
+        (loser, winner)[n % 2].call("POST", f"/games/{gid}/moves", {"move": point})
+    loser.call("POST", f"/games/{gid}/resign")
     return gid
 
 
@@ -58,11 +55,10 @@ def test_a_rated_game_moves_both_profiles_and_the_leaderboard_ranks_them(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
     t = "d" if viewport is DESKTOP else "p"
-    alice, bob = (open_browser(browser, server, f"{name}rank{t}", viewport) for name in ("alice", "bob"))
-    csrf = {alice.name: register_by_api(alice), bob.name: register_by_api(bob)}
+    alice, bob = (signed_up(browser, server, f"{name}rank{t}", viewport) for name in ("alice", "bob"))
     for n in range(1, SETTLING_GAMES + 1):
         loser, winner = (alice, bob) if n % 4 == 0 else (bob, alice)
-        rated_game(loser, csrf[loser.name], winner, csrf[winner.name])
+        rated_game(loser, winner)
 
     # alice opens her page from the nav bar, bob his by its address.
     page = alice.page
@@ -81,7 +77,7 @@ def test_a_rated_game_moves_both_profiles_and_the_leaderboard_ranks_them(
     bob_before, _ = go9(bob.page)
 
     # The last game: bob plays Black and resigns.
-    last = rated_game(bob, csrf[bob.name], alice, csrf[alice.name])
+    last = rated_game(bob, alice)
     page.reload()
     alice_after, points_after = go9(page)
     expect(provisional).to_have_count(0)  # the 19th game settles it
@@ -150,24 +146,20 @@ def test_a_rated_game_moves_both_profiles_and_the_leaderboard_ranks_them(
     page.click("#create-submit")
     expect(page.locator(".board")).to_be_visible()
     gid = int(re.findall(r"/games/(\d+)", page.url)[0])
-    created = api(alice, csrf[alice.name], "GET", f"/games/{gid}")
+    created = alice.call("GET", f"/games/{gid}")
     assert created["options"]["rated"] is True and created["challenge_to_name"] == bob.name
     assert created["rules"]["komi"] == [0, 0.5] and created["players"][0]["team"] == 2, created["rules"]
     for user in (alice, bob):
-        user.check_no_errors()
-        user.context.close()
+        user.close()
 
 
 def test_badges_and_pages_that_are_not_there(browser: Browser, server: str) -> None:
     """The computer's page has its badge and no challenge; a member's own page has no challenge either;
     unknown, malformed or hostile names answer a page that says so."""
-    member = open_browser(browser, server, "badgewatcher")
-    csrf = register_by_api(member)
+    member = signed_up(browser, server, "badgewatcher")
     page = member.page
-    gid = api(member, csrf, "POST", "/practice", {"size": 9, "colour": "black", "level": 1})["id"]
-    computer = next(
-        p for p in api(member, csrf, "GET", f"/games/{gid}")["players"] if p["computer"] is not None
-    )
+    gid = member.call("POST", "/practice", {"size": 9, "colour": "black", "level": 1})["id"]
+    computer = next(p for p in member.call("GET", f"/games/{gid}")["players"] if p["computer"] is not None)
     page.goto(f"/users/{computer['username']}")
     expect(page.locator(".profile-head .tag.computer")).to_have_text("computer")
     expect(page.locator(f'#current-games li[data-game="{gid}"]')).to_contain_text(member.name)
@@ -186,8 +178,7 @@ def test_badges_and_pages_that_are_not_there(browser: Browser, server: str) -> N
         expect(page.locator("#leaderboard-body")).to_contain_text("There is no leaderboard")
     page.goto("/leaderboards")
     expect(page.locator("h1")).to_have_text("Leaderboard: Go 19×19")
-    member.check_no_errors()
-    member.context.close()
+    member.close()
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -195,8 +186,7 @@ def test_a_hostile_challenge_link_prefills_nothing_wrong(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
     """The create form's address is anyone's to edit: values its fields could not hold leave the defaults."""
-    member = open_browser(browser, server, f"linkeditor{'' if viewport is DESKTOP else 'p'}", viewport)
-    register_by_api(member)
+    member = signed_up(browser, server, f"linkeditor{'' if viewport is DESKTOP else 'p'}", viewport)
     page = member.page
     defaults = {"#komi": "", "#size": "9", "#handicap": "0", "#team": "", "#challenge": ""}
     for query in (
@@ -211,8 +201,7 @@ def test_a_hostile_challenge_link_prefills_nothing_wrong(
     held = {"#komi": "0, 0.5", "#size": "13", "#handicap": "2", "#team": "1", "#challenge": "zoë"}
     for field, value in held.items():
         expect(page.locator(field)).to_have_value(value)
-    member.check_no_errors()
-    member.context.close()
+    member.close()
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -222,9 +211,8 @@ def test_people_challenge_a_bot_from_its_profile_and_its_badge_follows_it(
     """A member's bot account (POST /me/bot) has its badge on its page, on the game page and in the lists;
     a person challenges it from its page, unrated (the server keeps bots out of people's ratings here)."""
     t = "d" if viewport is DESKTOP else "p"
-    person, bot = (open_browser(browser, server, f"{name}{t}", viewport) for name in ("botfan", "robo"))
-    csrf, bot_csrf = register_by_api(person), register_by_api(bot)
-    api(bot, bot_csrf, "POST", "/me/bot", {"confirm": "irreversible"})
+    person, bot = (signed_up(browser, server, f"{name}{t}", viewport) for name in ("botfan", "robo"))
+    bot.call("POST", "/me/bot", {"confirm": "irreversible"})
     page = person.page
     page.goto(f"/users/{bot.name}")
     expect(page.locator(".profile-head .tag.bot")).to_have_text("bot")
@@ -236,21 +224,20 @@ def test_people_challenge_a_bot_from_its_profile_and_its_badge_follows_it(
     page.click("#create-submit")
     expect(page.locator(".board")).to_be_visible()
     gid = int(re.findall(r"/games/(\d+)", page.url)[0])
-    api(bot, bot_csrf, "POST", f"/games/{gid}/join", {})  # the bot accepts
+    bot.call("POST", f"/games/{gid}/join", {})  # the bot accepts
     expect(page.locator(".members li", has_text=bot.name).locator(".tag.bot")).to_have_text("bot")
     expect(page.locator(".members li", has_text=person.name).locator(".tag.bot")).to_have_count(0)
-    for user, token in ((person, csrf), (bot, bot_csrf)):  # (an accepted challenge may need no confirming)
-        if api(user, token, "GET", f"/games/{gid}")["status"] == "confirming":
-            api(user, token, "POST", f"/games/{gid}/confirm")
+    for user in (person, bot):  # (an accepted challenge may need no confirming)
+        if user.call("GET", f"/games/{gid}")["status"] == "confirming":
+            user.call("POST", f"/games/{gid}/confirm")
     expect(page.locator("#turn")).to_be_visible()
-    snap = api(person, csrf, "GET", f"/games/{gid}")  # colours at random: whoever is on move resigns
+    snap = person.call("GET", f"/games/{gid}")  # colours at random: whoever is on move resigns
     on_move = next(p["username"] for p in snap["players"] if p["team"] == snap["to_move"]["team"])
-    resigner, token = (person, csrf) if on_move == person.name else (bot, bot_csrf)
-    api(resigner, token, "POST", f"/games/{gid}/resign", {})
+    resigner = person if on_move == person.name else bot
+    resigner.call("POST", f"/games/{gid}/resign")
     page.goto(f"/users/{person.name}")
     expect(page.locator(f'#recent-games li[data-game="{gid}"] .tag.bot')).to_have_text("bot")
     page.goto(f"/archive?player={person.name}")
     expect(page.locator(f'#archive-games > li[data-game="{gid}"] .tag.bot')).to_have_text("bot")
     for user in (person, bot):
-        user.check_no_errors()
-        user.context.close()
+        user.close()

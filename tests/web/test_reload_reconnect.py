@@ -9,8 +9,8 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import Browser, expect
 
-from tests.web.support import ApiPlayer, TcpProxy
-from tests.web.ui import api, board_shot, counter, expect_point, open_browser, play, register_by_api
+from tests.web.support import ApiPlayer, TcpProxy, start_game
+from tests.web.ui import board_shot, counter, expect_point, play, signed_up
 
 
 def test_reload_restores_the_game_and_a_lost_connection_resyncs(
@@ -18,13 +18,9 @@ def test_reload_restores_the_game_and_a_lost_connection_resyncs(
 ) -> None:
     proxy = TcpProxy(int(urlsplit(server).port or 0))  # alice reaches the server only through this proxy
     try:
-        alice = open_browser(browser, proxy.base, "alicerl")
-        csrf = register_by_api(alice)
+        alice = signed_up(browser, proxy.base, "alicerl")
         bob = ApiPlayer.register(server, "bobrl")
-        gid = api(alice, csrf, "POST", "/games", {"size": 13, "team": 1, "seconds_per_move": 3600})["id"]
-        bob.call("POST", f"/games/{gid}/join", {"team": 2})
-        api(alice, csrf, "POST", f"/games/{gid}/confirm")
-        bob.call("POST", f"/games/{gid}/confirm")
+        gid = start_game([alice, bob], {"size": 13, "seconds_per_move": 3600})
 
         page = alice.page
         page.goto(f"/games/{gid}")
@@ -67,7 +63,6 @@ def test_reload_restores_the_game_and_a_lost_connection_resyncs(
         board_shot(page, artifacts / "reconnected-13x13.png")
         play(page, "D10", 5)  # and the page still plays
         assert bob.game(gid)["moves"][-1]["move"] == "D10"
-        alice.check_no_errors()
-        alice.context.close()
+        alice.close()
     finally:
         proxy.stop()

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from tests.web.support import ApiPlayer, miai_server
-from tests.web.ui import VIEWPORTS, api, counter, open_browser, point, register_by_api, tag
+from tests.web.support import ApiPlayer, miai_server, start_game
+from tests.web.ui import VIEWPORTS, counter, point, signed_up, tag
 
 MOVES = ["E5", "C3", "G7", "C7", "G3", "E3", "C5", "G5", "E7", "B2", "H8", "B8", "H2", "D4", "F6", "D6"]
 REVIEWED_MS = 120_000  # the first search of the server process may load the compiled kernel
@@ -31,20 +31,12 @@ def test_a_player_asks_for_a_review_sees_its_progress_and_jumps_through_the_grap
     browser: Browser, review_server: str, viewport: ViewportSize, artifacts: Path
 ) -> None:
     t = tag(viewport)
-    user = open_browser(browser, review_server, f"rev{t}", viewport)
-    csrf = register_by_api(user)
+    user = signed_up(browser, review_server, f"rev{t}", viewport)
     bob = ApiPlayer.register(review_server, f"bobrev{t}")
-    created = api(user, csrf, "POST", "/games", {"size": 9, "team": 1})
-    gid = created["id"]
-    bob.call("POST", f"/games/{gid}/join", {"team": 2, "invite": created["invite_code"]})
-    api(user, csrf, "POST", f"/games/{gid}/confirm")
-    bob.call("POST", f"/games/{gid}/confirm")
+    gid = start_game([user, bob], {"size": 9})
     for i, move in enumerate(MOVES):
-        if i % 2 == 0:
-            api(user, csrf, "POST", f"/games/{gid}/moves", {"move": move})
-        else:
-            bob.play(gid, move)
-    api(user, csrf, "POST", f"/games/{gid}/resign", {})  # Black, on move, resigns
+        (user, bob)[i % 2].call("POST", f"/games/{gid}/moves", {"move": move})
+    user.call("POST", f"/games/{gid}/resign")  # Black, on move, resigns
     total = len(MOVES) + 1  # the resignation is a move of the record
 
     page = user.page
@@ -83,7 +75,7 @@ def test_a_player_asks_for_a_review_sees_its_progress_and_jumps_through_the_grap
     # Each listed swing jumps to its move; the engine's preferred point shows as a ghost stone there.
     swings = page.locator("#swings button")
     expect(swings.first).to_be_visible()
-    review = api(user, csrf, "GET", f"/games/{gid}/review?depth=quick")["reviews"][0]
+    review = user.call("GET", f"/games/{gid}/review?depth=quick")["reviews"][0]
     # A swing whose preferred point is still empty at its move (the game captures nothing): its ghost shows.
     ghosted = [
         (i, s) for i, s in enumerate(review["swings"]) if s["best"] not in (None, "pass", *MOVES[: s["move"]])
@@ -95,5 +87,4 @@ def test_a_player_asks_for_a_review_sees_its_progress_and_jumps_through_the_grap
     expect(point(page, shown["best"])).to_have_attribute("aria-label", re.compile(r"empty$"))
     expect(page.locator(f'.board .review-ghost[data-point="{shown["best"]}"]')).to_have_count(1)
     page.screenshot(path=str(artifacts / f"review-{'phone' if t else 'desktop'}.png"), full_page=True)
-    user.check_no_errors()
-    user.context.close()
+    user.close()

@@ -13,25 +13,16 @@ from pathlib import Path
 
 from playwright.sync_api import Browser, expect
 
-from tests.web.support import ADMIN, ApiPlayer, grant_admin
-from tests.web.ui import api, open_browser, point, register_by_api, register_in_ui
+from tests.web.support import ADMIN, ApiPlayer, grant_admin, start_game
+from tests.web.ui import open_browser, point, register_in_ui, signed_up
 
 
 def test_flag_and_correct_dead_stones(browser: Browser, server: str, artifacts: Path) -> None:
-    player = open_browser(browser, server, "flagger")
-    csrf = register_by_api(player)
+    player = signed_up(browser, server, "flagger")
     opponent = ApiPlayer.register(server, "flagged")
-    gid = api(player, csrf, "POST", "/games", {"size": 9, "preset": "chinese", "team": 1, "komi": [0.5]})[
-        "id"
-    ]
-    opponent.call("POST", f"/games/{gid}/join", {"team": 2})
-    api(player, csrf, "POST", f"/games/{gid}/confirm")
-    opponent.call("POST", f"/games/{gid}/confirm")
+    gid = start_game([player, opponent], {"size": 9, "preset": "chinese", "komi": [0.5]})
     for mover, move in ((player, "E5"), (opponent, "A1"), (player, "pass"), (opponent, "pass")):
-        if mover is player:
-            api(player, csrf, "POST", f"/games/{gid}/moves", {"move": move})
-        else:
-            opponent.play(gid, move)
+        mover.call("POST", f"/games/{gid}/moves", {"move": move})
     verdict = opponent.game(gid)["result"]
     assert verdict["reason"] == "passes"
     a1_was_dead = verdict["dead"] == ["A1"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
-from tests.web.support import ApiPlayer
+from tests.web.support import ApiPlayer, start_game
 from tests.web.ui import DESKTOP, PHONE, open_browser, wait_moves
 
 VIEWPORTS: dict[str, ViewportSize] = {"desktop": DESKTOP, "phone": PHONE}
@@ -25,10 +25,7 @@ for (const name of ['localStorage', 'sessionStorage']) {
 def test_a_visitor_without_site_storage_watches_a_game(browser: Browser, server: str, viewport: str) -> None:
     alice = ApiPlayer.register(server, f"astore{viewport}")
     bob = ApiPlayer.register(server, f"bstore{viewport}")
-    gid = alice.call("POST", "/games", {"size": 9, "team": 1})["id"]
-    bob.call("POST", f"/games/{gid}/join", {"team": 2})
-    alice.call("POST", f"/games/{gid}/confirm")
-    bob.call("POST", f"/games/{gid}/confirm")
+    gid = start_game([alice, bob], {"size": 9})
     alice.play(gid, "E5")
 
     visitor = open_browser(browser, server, f"vstore{viewport}", VIEWPORTS[viewport])
@@ -44,5 +41,4 @@ def test_a_visitor_without_site_storage_watches_a_game(browser: Browser, server:
     bob.play(gid, "C3")
     wait_moves(page, 2)
     expect(page.locator(".board .stone")).to_have_count(2)
-    visitor.check_no_errors()
-    visitor.context.close()
+    visitor.close()

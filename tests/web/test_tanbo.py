@@ -17,12 +17,11 @@ from miai.core import tanbo
 from tests.web import games_ui
 from tests.web.ui import (
     VIEWPORTS,
-    api,
     assert_in_viewport,
     board_shot,
     counter,
     expect_point,
-    open_browser,
+    join_and_start,
     point,
     tag,
 )
@@ -52,12 +51,10 @@ RECORD = [
 def test_tanbo_two_players_until_white_is_eliminated(
     browser: Browser, server: str, artifacts: Path, viewport: ViewportSize
 ) -> None:
-    alice = open_browser(browser, server, f"alicetanbo{tag(viewport)}", viewport)
-    bob = open_browser(browser, server, f"bobtanbo{tag(viewport)}", viewport)
-    csrf_alice = games_ui.sign_up(alice)
-    csrf_bob = games_ui.sign_up(bob)
+    alice = games_ui.sign_up(browser, server, f"alicetanbo{tag(viewport)}", viewport)
+    bob = games_ui.sign_up(browser, server, f"bobtanbo{tag(viewport)}", viewport)
     gid = games_ui.create_game(alice.page, "tanbo", 1)
-    games_ui.join_and_start(alice, bob, gid, 2)
+    join_and_start(alice, bob, gid, 2)
     page = alice.page
     expect(page.locator("#turn")).to_contain_text("Your turn (Black)")
     expect(page.locator("#pass")).to_be_hidden()
@@ -72,12 +69,12 @@ def test_tanbo_two_players_until_white_is_eliminated(
 
     # The first move with a preview and Submit Move; then one-click play (the page reads it on reload).
     games_ui.enter(page, [RECORD[0]], 1)
-    api(alice, csrf_alice, "PATCH", "/me/settings", {"one_click": True})
+    alice.call("PATCH", "/me/settings", {"one_click": True})
     page.reload()
     state = tanbo.new_game().play(tanbo.parse_move(RECORD[0]))
     for ply, move in enumerate(RECORD[1:], start=2):
         if ply % 2 == 0:
-            api(bob, csrf_bob, "POST", f"/games/{gid}/moves", {"move": move})
+            bob.call("POST", f"/games/{gid}/moves", {"move": move})
         else:
             games_ui.enter(page, [move], ply, one_click=True)
         state = state.play(tanbo.parse_move(move))
@@ -100,13 +97,11 @@ def test_tanbo_two_players_until_white_is_eliminated(
     assert final["result"]["winners"] == [1] and final["result"]["reason"] == "eliminated"
     board_shot(page, artifacts / f"tanbo-finished{tag(viewport)}.png")
     for user in (alice, bob):
-        user.check_no_errors()
-        user.context.close()
+        user.close()
 
 
 def test_tanbo_against_the_computer_until_resignation(browser: Browser, server: str) -> None:
-    user = open_browser(browser, server, "solotanbo")
-    games_ui.sign_up(user, one_click=True)
+    user = games_ui.sign_up(browser, server, "solotanbo", one_click=True)
     page = user.page
     gid = games_ui.practice(page, "tanbo", "first", level=1)
     expect(page.locator("#practice-start")).to_be_visible()
@@ -121,5 +116,4 @@ def test_tanbo_against_the_computer_until_resignation(browser: Browser, server: 
     expect(games_ui.headline(page)).to_have_text("Black resigned at move 7; White wins by resignation.")
     final = games_ui.snapshot(user, gid)
     assert final["result"]["winners"] == [2] and final["result"]["reason"] == "resign"
-    user.check_no_errors()
-    user.context.close()
+    user.close()

@@ -159,5 +159,4 @@ def test_three_users_play_a_three_colour_game_to_the_end(
     assert any(SECRET in frame for frame in bob.frames), "bob should get his teammate's message live"
     assert SECRET not in carol.page.content()
     for user in (alice, bob, carol):
-        user.check_no_errors()
-        user.context.close()
+        user.close()

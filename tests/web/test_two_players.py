@@ -12,28 +12,19 @@ from tests.web.ui import (
     board_shot,
     counter,
     expect_point,
-    game_id_of,
-    open_browser,
+    join_and_start,
+    new_game,
     play,
     point,
-    register_by_api,
+    signed_up,
 )
 
 
 def test_two_player_game_ends_by_resignation(browser: Browser, server: str, artifacts: Path) -> None:
-    alice = open_browser(browser, server, "alice2p")
-    bob = open_browser(browser, server, "bob2p", viewport=PHONE)
-    for user in (alice, bob):
-        register_by_api(user)
-    alice.page.goto("/new")
-    alice.page.select_option("#team", "1")
-    alice.page.click("#create-submit")
-    expect(alice.page.locator(".board")).to_be_visible()
-    gid = game_id_of(alice.page)
-    bob.page.goto(f"/games/{gid}")
-    bob.page.click('.join-buttons button[data-team="2"]')
-    for user in (alice, bob):
-        user.page.click("#confirm")
+    alice = signed_up(browser, server, "alice2p")
+    bob = signed_up(browser, server, "bob2p", viewport=PHONE)
+    gid = new_game(alice.page, {"team": "1"})
+    join_and_start(alice, bob, gid, 2)
     expect(alice.page.locator("#turn")).to_contain_text("Your turn")
 
     # No private chat in a two-player game: only the public pane.
@@ -126,5 +117,4 @@ def test_two_player_game_ends_by_resignation(browser: Browser, server: str, arti
     expect(alice.page.locator(".area-box")).to_be_hidden()  # finished: the result's territory instead
     board_shot(alice.page, artifacts / "two-players-resigned.png")
     for user in (alice, bob):
-        user.check_no_errors()
-        user.context.close()
+        user.close()

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.web.ui import DESKTOP, VIEWPORTS, counter, nav, open_browser, point, register_by_api, tag
+from tests.web.ui import DESKTOP, VIEWPORTS, counter, nav, point, signed_up, tag
 
 # Black E5, White C7, then Black G7 on the main line (White C3 after it) or Black C6 in the variation.
 RECORD = "(;GM[1]FF[4]SZ[9]KM[6.5]PB[Shusaku]PW[Gennan]RE[B+R];B[ee];W[cc](;B[gc];W[cg])(;B[cd]))"
@@ -27,8 +27,7 @@ def empty(page: Page, vertex: str) -> None:
 def test_a_member_uploads_a_record_and_reviews_its_variation(
     browser: Browser, server: str, viewport: ViewportSize
 ) -> None:
-    user = open_browser(browser, server, f"uploader{tag(viewport)}", viewport)
-    register_by_api(user)
+    user = signed_up(browser, server, f"uploader{tag(viewport)}", viewport)
     page = user.page
     page.goto("/archive")
     page.click("#upload summary")

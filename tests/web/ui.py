@@ -33,9 +33,19 @@ class User:
     errors: list[str] = field(default_factory=list)
     frames: list[str] = field(default_factory=list)  # every websocket frame this browser received
     socket_urls: list[str] = field(default_factory=list)  # every websocket this browser opened
+    csrf: str = ""  # the session's CSRF token, once registered (`register_by_api`)
 
     def check_no_errors(self) -> None:
         assert not self.errors, f"{self.name}'s page raised: {self.errors}"
+
+    def close(self) -> None:
+        """The end of a journey: the page raised nothing; the browser context closes."""
+        self.check_no_errors()
+        self.context.close()
+
+    def call(self, method: str, path: str, body: Any = None) -> Any:
+        """The API with this browser's session, as the page itself would call it (like `ApiPlayer.call`)."""
+        return api(self, self.csrf, method, path, body)
 
 
 def open_browser(
@@ -79,11 +89,21 @@ def register_in_ui(user: User) -> None:
 
 def register_by_api(user: User) -> str:
     """Register through the context's own HTTP client (the session cookie lands in the browser context);
-    returns the CSRF token for `api()`."""
+    returns the CSRF token for `api()`, kept as `user.csrf` for `user.call()` too."""
     credentials = {"username": user.name, "password": PASSWORD}
     response = user.context.request.post("/api/v1/accounts", data=credentials)
     assert response.status == 201, response.text()
-    return str(response.json()["csrf_token"])
+    user.csrf = str(response.json()["csrf_token"])
+    return user.csrf
+
+
+def signed_up(
+    browser: Browser, base: str, name: str, viewport: ViewportSize | None = None, has_touch: bool = False
+) -> User:
+    """A browser whose user `name` has just registered (through the API, so no page was loaded yet)."""
+    user = open_browser(browser, base, name, viewport, has_touch)
+    register_by_api(user)
+    return user
 
 
 def api(user: User, csrf: str, method: str, path: str, body: Any = None) -> Any:
@@ -119,6 +139,36 @@ def submit_new_game(
     page.click(button)
     expect(page.locator(shown)).to_be_visible()
     return game_id_of(page)
+
+
+def new_game(page: Page, fields: dict[str, str], shown: str = ".board") -> int:
+    """A lobby game made on the create page (`fields` by id, as `fill_form`); its id once `shown` shows."""
+    page.goto("/new")
+    return submit_new_game(page, fields, shown=shown)
+
+
+def join_and_start(creator: User, other: User, gid: int, team: int) -> None:
+    """`other` joins the creator's two-seat game in `team` on its game page, and both press Confirm."""
+    other.page.goto(f"/games/{gid}")
+    other.page.click(f'.join-buttons button[data-team="{team}"]')
+    for user in (creator, other):
+        user.page.click("#confirm")
+
+
+def start_practice(page: Page, mode: str = "computer", **choices: str) -> int:
+    """Start a practice game on the create page's practice form: `mode` "computer" or "local", `choices` by
+    field id without its "practice-" (size="9", level="1", colour="white", handicap="2"). Returns its id once
+    the page says it is the player's turn."""
+    page.goto("/new")
+    fill_form(page, {"practice-mode": mode, **{f"practice-{name}": value for name, value in choices.items()}})
+    page.click("#practice-submit")
+    expect(page.locator("#turn")).to_contain_text("Your turn")
+    return game_id_of(page)
+
+
+def start_local_practice(page: Page, **choices: str) -> int:
+    """A practice game for one person playing every colour at one screen (`start_practice`)."""
+    return start_practice(page, "local", **choices)
 
 
 def point(page: Page, vertex: str) -> Any:
