@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import importlib.util
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -64,3 +66,20 @@ def bench_module(script: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.fixture(autouse=True)
+def no_browser_loop_outside_browser_tests(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Playwright's sync API keeps its event loop marked as running in the main thread for as long as the
+    session's browser is open (tests/web/conftest.py). A parallel worker that has run a browser test goes on
+    to others, where asyncio.run() would then refuse to start: they run with that mark lifted (Playwright's
+    loop only runs inside its own calls, which these tests do not make) and it is put back afterwards."""
+    if "browser" in request.fixturenames:
+        yield
+        return
+    loop = asyncio._get_running_loop()
+    asyncio._set_running_loop(None)
+    try:
+        yield
+    finally:
+        asyncio._set_running_loop(loop)
