@@ -48,7 +48,8 @@ def test_a_clearly_won_position_gives_the_winner_more_than_nine_in_ten() -> None
     review = review_position(state, 300)
     assert review.shares[0] > 0.9
     assert sum(review.shares) == pytest.approx(1.0)
-    assert review.score[0] > 20  # Black's lead with komi
+    assert len(review.score) == 2  # each colour's expected points, komi included
+    assert review.score[0] - review.score[1] > 20  # Black leads
     assert review.ownership is not None and len(review.ownership) == 81
     assert review.ownership.count("1") > 60  # most points are Black's (team 1)
 
@@ -95,7 +96,7 @@ def test_more_colours_share_the_winning_chance() -> None:
     review = review_position(new_game(7, colours=3), 64)
     assert len(review.shares) == 3 and sum(review.shares) == pytest.approx(1.0)
     assert all(0 < s < 1 for s in review.shares)
-    assert len(review.score) == 3  # each colour's expected area
+    assert len(review.score) == 3  # each colour's expected points
     assert review.best is not None and review.ownership is not None and len(review.ownership) == 49
 
 

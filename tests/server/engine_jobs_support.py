@@ -58,10 +58,14 @@ class FakeEstimator(ChooserEngine):
 
 @contextmanager
 def worker_in(
-    client: TestClient, settings: Settings, chooser: Chooser = centre_first, engine: Engine | None = None
+    client: TestClient,
+    settings: Settings,
+    chooser: Chooser = centre_first,
+    engine: Engine | None = None,
+    name: str = "test-worker",
 ) -> Iterator[Worker]:
     """A worker running in the test client's event loop until the block ends."""
-    worker = Worker(settings, engine or FakeEstimator(chooser), concurrency=1, name="test-worker")
+    worker = Worker(settings, engine or FakeEstimator(chooser), concurrency=1, name=name)
     done = client.portal.start_task_soon(worker.run)  # type: ignore[union-attr]
     until(lambda: hasattr(worker, "games") or done.done())
     try:

@@ -226,10 +226,10 @@ def test_one_depth_is_read_on_its_own(client: TestClient) -> None:
 
 def test_review_parts_carry_their_runners_lease_on_the_queue() -> None:
     keys, lease = Keys("p"), new_lease()
-    assert read_job(ReviewJob(7, lease).fields(), keys) == ReviewJob(7, lease)
+    assert read_job(ReviewJob(7, lease, 2).fields(), keys) == ReviewJob(7, lease, 2)
     for bad in ("", "x" * 32, lease[:-1], lease + "0", lease.upper(), "0" * 31 + "\x00"):
         with pytest.raises(BadJob):
-            read_job({"kind": "review", "review": "7", "lease": bad}, keys)
+            read_job({"kind": "review", "review": "7", "lease": bad, "user": "2"}, keys)
 
 
 # ----------------------------------------------------------------------------- computer moves first
@@ -290,7 +290,7 @@ def test_a_long_review_lets_a_computer_move_through_on_the_worker(
             gid = finished(ann, bob)
             assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 202
             client.portal.call(client.app.state.jobs.idle)  # type: ignore[union-attr,attr-defined]
-            alice, game, _ = computer_to_move(client)  # its move job is queued behind the review's
+            alice, game, _ = computer_to_move(client)  # its move job is queued after the review's
             events: list[Any] = []
             with worker_in(client, settings, engine=Ordered(events)):
                 until(lambda: len(moves(alice, game)) == 2)
@@ -299,5 +299,5 @@ def test_a_long_review_lets_a_computer_move_through_on_the_worker(
                 )
     finally:
         drop_keys(settings.redis_prefix)
-    # The review's first part, then the move that waited for it; the next parts queued behind the move.
-    assert events == [("review", 0), ("review", 1), "move", ("review", 2), ("review", 3), ("review", 4)]
+    # The move queued after the review goes first: review parts wait for every queued computer move.
+    assert events == ["move", *(("review", index) for index in range(5))]

@@ -107,9 +107,10 @@ def test_a_review_whose_submission_was_lost_is_queued_again_once(queue: Settings
         client.portal.call(client.app.state.jobs.idle)  # type: ignore[attr-defined,union-attr]
         keys = Keys(queue.redis_prefix)
         redis = Redis.from_url(REDIS_URL)
+        queued = keys.review_queue(ann.user_id)
         try:
-            assert redis.xlen(keys.stream) == 1
-            redis.delete(keys.stream)  # the submission is lost (this test's own key)
+            assert redis.llen(queued) == 1 and redis.lrange(keys.review_turns, 0, -1) == [b"%d" % ann.user_id]
+            redis.delete(queued, keys.review_turns)  # the submission is lost (this test's own keys)
             assert sweep(client) == 0  # asked for just now: its job may still be on its way
             stale = datetime.now(UTC) - LONG_AGO
             app: Any = client.app
@@ -122,7 +123,7 @@ def test_a_review_whose_submission_was_lost_is_queued_again_once(queue: Settings
             client.portal.call(age)  # type: ignore[union-attr]
             assert sweep(client) == 1
             assert sweep(client) == 0  # the marker: once per stall limit, whichever server sweeps
-            assert redis.xlen(keys.stream) == 1
+            assert redis.llen(queued) == 1  # in its asker's turns
         finally:
             redis.close()
         with worker_in(client, queue):

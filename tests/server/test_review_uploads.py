@@ -68,6 +68,7 @@ def test_an_uploaded_record_is_reviewed_move_by_move(review_client: TestClient, 
     for position in review["positions"]:
         assert len(position["shares"]) == colours and sum(position["shares"]) == pytest.approx(1.0, abs=1e-3)
         assert len(position["ownership"]) == snap["options"]["size"] ** 2
+        assert len(position["score"]) == colours  # each colour's expected points
     assert review["swings"]
     for swing in review["swings"]:  # each the record's own colour (and so its player) that made the move
         assert swing["team"] == moves[swing["move"] - 1]["team"]

@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from redis import Redis
 
 from miai.server.app import create_app
-from miai.server.engine_jobs.reviewing import STALLED
+from miai.server.engine_jobs.reviewing import STALLED, new_lease
 from miai.server.engine_jobs.wire import GROUP, Keys, ReviewJob
 from miai.server.settings import Settings
 from miai.server.storage.models import Review
@@ -57,7 +57,7 @@ def test_a_worker_computes_the_review_the_web_process_submitted(
 def test_a_dead_workers_review_is_taken_over_and_resumed(client: TestClient, settings: Settings) -> None:
     ann, bob = register(client, "ann"), register(client, "bob")
     gid = finished(ann, bob)
-    first = {"shares": [0.5, 0.5], "score": [0.0], "best": "D4", "ownership": "." * 49}
+    first = {"shares": [0.5, 0.5], "score": [24.5, 24.5], "best": "D4", "ownership": "." * 49}
     app: Any = client.app
 
     async def started_by_a_worker_that_died() -> int:
@@ -75,9 +75,9 @@ def test_a_dead_workers_review_is_taken_over_and_resumed(client: TestClient, set
     keys = Keys(settings.redis_prefix)
     redis = Redis.from_url(REDIS_URL)
     try:
-        redis.xgroup_create(keys.stream, GROUP, id="0", mkstream=True)
-        redis.xadd(keys.stream, ReviewJob(review_id).fields())  # type: ignore[arg-type]
-        redis.xreadgroup(GROUP, "killed", {keys.stream: ">"}, count=1)  # taken, never acknowledged
+        redis.xgroup_create(keys.reviews, GROUP, id="0", mkstream=True)
+        redis.xadd(keys.reviews, ReviewJob(review_id, new_lease(), ann.user_id).fields())  # type: ignore[arg-type]
+        redis.xreadgroup(GROUP, "killed", {keys.reviews: ">"}, count=1)  # taken, never acknowledged
     finally:
         redis.close()
     with worker_in(client, settings) as worker:

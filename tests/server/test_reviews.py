@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 
 from miai.server.app import create_app
-from miai.server.engine_jobs.reviewing import STALLED
+from miai.server.engine_jobs.reviewing import STALLED, new_lease
 from miai.server.engine_jobs.wire import BadJob, Keys, ReviewJob, read_job
 from miai.server.storage.models import Review
 from tests.server.conftest import Player, make_settings, register
@@ -55,7 +55,8 @@ def test_a_review_is_computed_once_and_shared(review_client: TestClient) -> None
     assert len(positions) == 5
     for position in positions:
         assert sum(position["shares"]) == pytest.approx(1.0, abs=1e-3)
-        assert len(position["ownership"]) == 49 and len(position["score"]) == 1
+        assert len(position["ownership"]) == 49
+        assert len(position["score"]) == 2  # each team's expected points, as `shares` has each's chance
     assert positions[-1]["shares"] == [1.0, 0.0]  # White resigned
     assert positions[0]["best"] is not None and positions[-1]["best"] is None
     assert review["swings"]  # or the next line holds of nothing
@@ -141,7 +142,7 @@ def test_progress_and_the_end_are_published_on_the_game_socket(review_client: Te
 def test_a_review_left_unfinished_resumes_where_it_stopped(review_client: TestClient) -> None:
     ann, bob = register(review_client, "ann"), register(review_client, "bob")
     gid = finished(ann, bob)
-    first = {"shares": [0.25, 0.75], "score": [-3.0], "best": "D4", "ownership": "." * 49}
+    first = {"shares": [0.25, 0.75], "score": [20.0, 29.5], "best": "D4", "ownership": "." * 49}
     app: Any = review_client.app
 
     async def stopped_mid_review() -> None:
@@ -200,11 +201,39 @@ def test_new_reviews_are_limited_per_user(database_url: str, tmp_path: Path) -> 
 
 
 def test_review_jobs_travel_on_the_queue_and_bad_ones_are_refused() -> None:
-    keys = Keys("p")
-    assert read_job(ReviewJob(12).fields(), keys) == ReviewJob(12)
+    keys, lease = Keys("p"), new_lease()
+    assert read_job(ReviewJob(12, lease, 3).fields(), keys) == ReviewJob(12, lease, 3)
+    assert read_job(ReviewJob(12, lease, 0).fields(), keys) == ReviewJob(12, lease, 0)  # nobody's turns
     for bad in ("0", "-3", "x", "9" * 30):
         with pytest.raises(BadJob):
-            read_job({"kind": "review", "review": bad}, keys)
+            read_job({"kind": "review", "review": bad, "lease": lease, "user": "3"}, keys)
+    for user in ("-1", "x", "", "9" * 30):
+        with pytest.raises(BadJob):
+            read_job({"kind": "review", "review": "12", "lease": lease, "user": user}, keys)
+    with pytest.raises(BadJob):  # every part carries its runner's token, the first too
+        read_job({"kind": "review", "review": "12", "user": "3"}, keys)
+
+
+def test_a_score_stored_before_scores_were_per_team_is_left_out(review_client: TestClient) -> None:
+    ann, bob = register(review_client, "ann"), register(review_client, "bob")
+    gid = finished(ann, bob)
+    old = {"shares": [0.25, 0.75], "score": [-3.0], "best": "D4", "ownership": "." * 49}
+    app: Any = review_client.app
+
+    async def stored_earlier() -> None:
+        now = datetime.now(UTC)
+        async with app.state.sessions() as db:
+            db.add(
+                Review(
+                    game_id=gid, depth="quick", status="done", done=1, total=1, result={"positions": [old]},
+                    requested_by=ann.user_id, created_at=now, updated_at=now,
+                )
+            )  # fmt: skip
+            await db.commit()
+
+    review_client.portal.call(stored_earlier)  # type: ignore[union-attr]
+    [review] = review_client.get(f"/api/v1/games/{gid}/review").json()["reviews"]
+    assert review["positions"] == [{**old, "score": []}]  # not read as one team's points
 
 
 @pytest.mark.parametrize(
@@ -212,6 +241,7 @@ def test_review_jobs_travel_on_the_queue_and_bad_ones_are_refused() -> None:
     [
         ("MIAI_REVIEW_QUICK_PLAYOUTS", "0"),
         ("MIAI_REVIEW_DEEP_PLAYOUTS", "1e400"),
+        ("MIAI_REVIEW_QUEUED_POSITIONS", "0"),
         ("MIAI_RATE_LIMIT_REVIEWS", "x"),
     ],
 )

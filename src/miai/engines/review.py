@@ -32,11 +32,11 @@ SWINGS_PER_PLAYER = 3
 class PositionReview:
     """One position of a game as the engine sees it.
 
-    `shares`: each colour's (player's) winning chance, summing to 1. `score`: with two Go colours one
-    number, Black's lead over White with komi; with more, each colour's expected area; empty for other
-    games. `best`: the move the engine prefers (a GTP coordinate or "pass"; None at the end and for other
-    games). `ownership`: one character per point, row 0 first (the point's team, or '.'); None for other
-    games."""
+    `shares`: each colour's (player's) winning chance, summing to 1. `score`: each Go colour's expected
+    points (the area it owns in the engine's playouts plus its komi; with two colours Black leads by
+    `score[0] - score[1]`); empty for other games. `best`: the move the engine prefers (a GTP coordinate or
+    "pass"; None at the end and for other games). `ownership`: one character per point, row 0 first (the
+    point's team, or '.'); None for other games."""
 
     shares: tuple[float, ...]
     score: tuple[float, ...] = ()
@@ -192,10 +192,7 @@ def _final_shares(state: GoState, totals: list[float]) -> tuple[float, ...]:
 
 
 def _score(owned: list[list[float]], komi: list[float]) -> tuple[float, ...]:
-    areas = [sum(column) for column in owned]
-    if len(areas) == 2:
-        return ((areas[0] + komi[0]) - (areas[1] + komi[1]),)
-    return tuple(areas)
+    return tuple(sum(column) + komi[c] for c, column in enumerate(owned))
 
 
 def _owners(owned: list[list[float]]) -> str:

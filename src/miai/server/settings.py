@@ -195,6 +195,12 @@ class Settings(BaseSettings):
     review_deep_playouts: int = Field(
         default=3000, ge=1, le=100_000, description="engine playouts per position of a deep game review"
     )
+    review_queued_positions: int = Field(
+        default=1000,
+        ge=1,
+        le=1_000_000,
+        description="positions of the reviews one user asked for that may wait or compute at once",
+    )
     outbox_interval: Seconds = Field(default=2.0, description="seconds between e-mail outbox runs")
     # -- limits on input
     max_body_bytes: int = Field(

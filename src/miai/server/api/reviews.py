@@ -6,19 +6,28 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Request, Response
 from pydantic import BaseModel, ConfigDict
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.server.api.deps import DB, MaybeViewer, MemberViewer, service_of
 from miai.server.api.inputs import Id, Invite
 from miai.server.api.rate_limits import enforce, user_key
 from miai.server.engine_jobs.protocol import EngineJobs
 from miai.server.engine_jobs.reviewing import MAX_POSITIONS, STALLED
-from miai.server.errors import Conflict, Forbidden
+from miai.server.errors import CommandError, Conflict, Forbidden
 from miai.server.play import queries
 from miai.server.storage import repo
 from miai.server.storage import reviews as stored
 from miai.server.storage.models import Review
 
 router = APIRouter(tags=["reviews"])
+
+
+class ReviewQueueFull(CommandError):
+    """The asker's reviews waiting or computing already hold as many positions as one user may queue: the
+    engines' time is shared by user (`engine_jobs/turns.py`), and this bounds what one user holds."""
+
+    status = 429
+    code = "review_queue_full"
 
 
 class AskReview(BaseModel):
@@ -38,9 +47,31 @@ def review_view(review: Review, full: bool) -> dict[str, Any]:
         "updated_at": (repo.utc(review.updated_at) or review.updated_at).isoformat(),
     }
     if full:
-        out["positions"] = review.result.get("positions", [])
+        out["positions"] = [_position(p) for p in review.result.get("positions", [])]
         out["swings"] = review.result.get("swings", [])
     return out
+
+
+def _position(stored_position: dict[str, Any]) -> dict[str, Any]:
+    """A stored position as the API gives it: `score` holds one number per team or none (a position stored
+    before scores were per team held Black's lead alone: left out rather than misread)."""
+    if len(stored_position.get("score", [])) == len(stored_position.get("shares", [])):
+        return stored_position
+    return {**stored_position, "score": []}
+
+
+async def make_room(db: AsyncSession, user_id: int, positions: int, limit: int) -> None:
+    """Refuse a review of `positions` that would take the user's queued positions over `limit`."""
+    await repo.lock_users(db, [user_id])  # two asks at once count one after the other (PostgreSQL)
+    queued = await stored.queued_positions(db, user_id)
+    if queued + positions > limit:
+        raise ReviewQueueFull(
+            f"you have {queued} positions of reviews waiting or being computed, this one adds {positions},"
+            f" and one member may have at most {limit} queued: ask again once yours are done",
+            queued=queued,
+            positions=positions,
+            limit=limit,
+        )
 
 
 @router.post("/games/{game_id}/review")
@@ -63,30 +94,35 @@ async def ask_review(
     if body.depth == "deep" and all(p.user_id != user_id for p in players):
         raise Forbidden("only the game's players may ask for a deep review")
     jobs: EngineJobs = request.app.state.jobs
+    queued_limit: int = request.app.state.settings.review_queued_positions
     now = service_of(request).stream.now()
     found = await stored.reviews_of(db, game.id)
     existing = next((r for r in found if r.depth == body.depth), None)
     if existing is None:
         total = len(await repo.moves_of(db, game.id)) + 1
-        if total > MAX_POSITIONS:
+        limit = min(MAX_POSITIONS, queued_limit)
+        if total > limit:
             raise Conflict(
-                f"this game has {total} positions; a review covers at most {MAX_POSITIONS}",
+                f"this game has {total} positions; a review covers at most {limit}",
                 positions=total,
-                limit=MAX_POSITIONS,
+                limit=limit,
             )
         await enforce(request, "reviews", *user_key(user_id))
+        await make_room(db, user_id, total, queued_limit)
         review, created = await stored.ask(db, game.id, body.depth, total, user_id, now)
     else:
         review, created = existing, False
+        if review.status == "failed":  # computed again from its stored positions, in this user's turns
+            await make_room(db, user_id, review.total - review.done, queued_limit)
     idle = now - (repo.utc(review.updated_at) or now)
     # A running review's `updated_at` is its runner's heartbeat; a pending one's, when it was asked for.
     stalled = not created and review.status in stored.UNFINISHED and idle > STALLED
-    failed = review.status == "failed" and await stored.retry(db, review.id, now)
+    failed = review.status == "failed" and await stored.retry(db, review.id, user_id, now)
     await db.commit()
     if created or failed:
-        jobs.review(review.id)
+        jobs.review(review.id, user_id)
     elif stalled:  # submitted again: its runner claims it (the stopped one's lease is stale)
-        stalled = await jobs.resubmit_review(review.id)
+        stalled = await jobs.resubmit_review(review.id, review.requested_by or 0)
     await db.refresh(review)
     response.status_code = 202 if created or failed or stalled else 200
     return review_view(review, full=False)

@@ -25,11 +25,12 @@ class EngineJobs(ComputerJobs, Protocol):
     async def area(self, state: GoState) -> tuple[float, ...]:
         """The territory estimate of a position (see `miai.engines.estimator.area`)."""
 
-    def review(self, review: int) -> None:
-        """Compute the stored review `review` (fire and forget; progress and result go to its row and the
-        game's realtime topic, see `reviewing.Reviewer`)."""
+    def review(self, review: int, user: int) -> None:
+        """Compute the stored review `review` in `user`'s turns (its `requested_by`, 0 for none; `turns.py`)
+        (fire and forget; progress and result go to its row and the game's realtime topic, see
+        `reviewing.Reviewer`)."""
 
-    async def resubmit_review(self, review: int) -> bool:
+    async def resubmit_review(self, review: int, user: int) -> bool:
         """The unfinished review `review` has stalled (the sweep): submit it again unless it is already
         queued or computing here, or was resubmitted less than `reviewing.STALLED` ago; True when it was."""
 

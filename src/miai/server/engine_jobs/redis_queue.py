@@ -8,9 +8,12 @@ computer): no search ever runs here.
   list for `reply_timeout` seconds, then the decided fallback applies (judgement: every stone alive, marked
   as not judged, which players may report for review; area: `EngineUnavailable`, HTTP 503);
 - `game_over` drops the game's memos and tells every worker (a channel) to release its players;
-- a review job goes on the move jobs' stream, one part of the review each, a part queuing the next at the
-  end (behind the moves that came meanwhile); one the sweep finds stalled is added again at most once per
-  stall limit (a marker like a move's).
+- a review job waits in its user's queue, one part of the review each, the users taking turns (`turns.py`);
+  a worker with no computer move to make moves the next one onto the review stream and takes it, and a
+  part queues the next at the front of its user's queue. Every part of one submission carries the runner
+  token (lease) it was submitted with, so a worker that takes a dead worker's part over, the first too,
+  carries on as the review's runner. One the sweep finds stalled is added again at most once per stall
+  limit (a marker like a move's).
 
 Redis may be down: nothing here raises into a command. A lost submission is logged (once per outage) and
 made again by the sweep (`sweep.py`) once Redis is back.
@@ -30,7 +33,8 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from miai.core.go import GoState
-from miai.server.engine_jobs.reviewing import STALLED
+from miai.server.engine_jobs import turns
+from miai.server.engine_jobs.reviewing import STALLED, new_lease
 from miai.server.engine_jobs.wire import BadJob, Keys, MoveJob, ReviewJob, StateJob, finite_list
 from miai.server.errors import CommandError
 from miai.server.play.judging import Verdict
@@ -72,6 +76,9 @@ class RedisJobs:
         self.reply_timeout = reply_timeout
         self.redis = connect(url, reply_timeout + 5)
         self._enqueue = self.redis.register_script(ENQUEUE)
+        self._review_add = self.redis.register_script(turns.ADD)
+        self._review_again = self.redis.register_script(turns.AGAIN)
+        self._review_add_once = self.redis.register_script(turns.ADD_ONCE)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._outage_logged = False
 
@@ -139,36 +146,38 @@ class RedisJobs:
 
     # ------------------------------------------------------------------------- reviews
 
-    def review(self, review: int) -> None:
-        self._later(self._submit_review(review))
+    def review(self, review: int, user: int) -> None:
+        self._later(self._submit_review(ReviewJob(review, new_lease(), user)))
 
-    async def _submit_review(self, review: int) -> None:
-        """On the move jobs' stream: a worker takes it like a move, and another takes it over if it dies."""
-        fields: dict[Any, Any] = ReviewJob(review).fields()
+    async def _submit_review(self, job: ReviewJob) -> None:
         try:
-            await self.redis.xadd(self.keys.stream, fields, maxlen=MAX_STREAM, approximate=True)
+            await self._review_add(keys=self._review_keys(job), args=[_json(job), job.user])
         except (RedisError, OSError) as err:
             self._lost(err)  # the review stays pending: the sweep submits it again once it has stalled
             return
         self._back()
 
-    async def next_part(self, review: int, lease: str) -> None:
-        """The next part of a review its runner `lease` goes on with (a worker); Redis errors raise."""
-        fields: dict[Any, Any] = ReviewJob(review, lease).fields()
-        await self.redis.xadd(self.keys.stream, fields, maxlen=MAX_STREAM, approximate=True)
+    async def next_part(self, job: ReviewJob) -> None:
+        """The next part of a review its runner goes on with (a worker), first at its user's next turn;
+        Redis errors raise."""
+        await self._review_again(keys=self._review_keys(job), args=[_json(job), job.user])
 
-    async def resubmit_review(self, review: int) -> bool:
+    async def resubmit_review(self, review: int, user: int) -> bool:
         """Once per stall limit at most, whichever web process's sweep finds it first (a marker)."""
-        fields = [part for pair in ReviewJob(review).fields().items() for part in pair]
-        keys = [self.keys.review_dedupe(review), self.keys.stream]
-        seconds = int(STALLED.total_seconds())
+        job = ReviewJob(review, new_lease(), user)
+        keys = [*self._review_keys(job), self.keys.review_dedupe(review)]
         try:
-            added = await self._enqueue(keys=keys, args=[seconds, MAX_STREAM, *fields])
+            added = await self._review_add_once(
+                keys=keys, args=[_json(job), job.user, int(STALLED.total_seconds())]
+            )
         except (RedisError, OSError) as err:
             self._lost(err)
             return False
         self._back()
         return bool(added)
+
+    def _review_keys(self, job: ReviewJob) -> list[str]:
+        return [self.keys.review_queue(job.user), self.keys.review_turns]
 
     # ------------------------------------------------------------------------- the end of a game
 
@@ -213,6 +222,11 @@ class RedisJobs:
             for task in list(self._tasks):
                 task.cancel()
         await self.redis.aclose()
+
+
+def _json(job: ReviewJob) -> str:
+    """A review job as its user's queue holds it (`turns.TAKE` writes its fields onto the review stream)."""
+    return json.dumps(job.fields(), separators=(",", ":"))
 
 
 def _points(values: list[float]) -> frozenset[int]:

@@ -4,9 +4,10 @@ published on the game's realtime topic as it goes, then the swings.
 
 A review is computed in parts of `PART` positions, one engine job each, which hands the next part on (a
 worker's consumer is free for computer moves between parts; in the server a part's next position waits
-while a computer thinks). A runner first claims the review with a lease token of its own, and every save
-is conditional on that lease: two runners (two processes, the sweep and an ask) never compute one review
-at once, and the one whose lease was taken over stops. A running review's `updated_at` is its heartbeat:
+while a computer thinks); parts wait their turn by user (`turns.py`). A runner first claims the review with
+a lease token of its own (one per submission, carried by each of its parts), and every save is conditional
+on that lease: two runners (two processes, the sweep and an ask) never compute one review at once, and the
+one whose lease was taken over stops. A running review's `updated_at` is its heartbeat:
 one that has not changed for `STALLED` has no runner left, and may be claimed again. A review resumes from
 the positions it has stored.
 """
@@ -67,6 +68,11 @@ class Reviewer:
         self.playouts = dict(playouts)
         self.yield_to = yield_to  # awaited before each position: what must not wait for a review
         self._one_at_a_time = asyncio.Lock()
+
+    @property
+    def busy(self) -> bool:
+        """A part is being computed: another part taken now would only wait for it."""
+        return self._one_at_a_time.locked()
 
     async def run(self, review_id: int, lease: str) -> str:
         """Compute the review's next part as the runner `lease`: "done", "failed", "continued" (the caller

@@ -48,8 +48,8 @@ async def sweep_once(
             added += await jobs.submit(job)
     async with sessions() as db:
         stalled = await reviews.stalled(db, now() - STALLED)
-    for review in stalled:
-        added += await jobs.resubmit_review(review)
+    for review, user in stalled:
+        added += await jobs.resubmit_review(review, user)
     return added
 
 

@@ -39,9 +39,24 @@ class Keys:
         return f"{self.prefix}!engine:urgent"
 
     @property
-    def streams(self) -> tuple[str, str]:
-        """Both streams, in the order workers read them."""
-        return (self.urgent, self.stream)
+    def reviews(self) -> str:
+        """Review parts, each put here by the worker about to take it (`turns.TAKE`), so that a worker that
+        dies in a part has it taken over like a move."""
+        return f"{self.prefix}!engine:reviews"
+
+    @property
+    def streams(self) -> tuple[str, str, str]:
+        """Every stream, in the order workers read them."""
+        return (self.urgent, self.stream, self.reviews)
+
+    @property
+    def review_turns(self) -> str:
+        """The users whose review parts wait, in turn order (`turns.py`)."""
+        return f"{self.prefix}!engine:review-turns"
+
+    def review_queue(self, user: int | str = "") -> str:
+        """A user's review parts waiting (a list of jobs as JSON); with no user, the names' common start."""
+        return f"{self.prefix}!engine:review-queue:{user}"
 
     @property
     def game_over(self) -> str:
@@ -102,14 +117,16 @@ class StateJob:
 @dataclass(frozen=True)
 class ReviewJob:
     """Compute the next part of the stored review `review` (a row of `reviews`), resuming from the positions
-    it holds; `lease` is the runner's token when a part hands on the next one (`reviewing.py`)."""
+    it holds, as the runner `lease` (`reviewing.py`: every part of one submission carries the same token, so
+    whoever takes a dead worker's part over carries on as its runner); `user` is whose turn it takes (the
+    review's `requested_by`, 0 for none: `turns.py`)."""
 
     review: int
-    lease: str | None = None
+    lease: str
+    user: int
 
     def fields(self) -> dict[str, str]:
-        lease = {} if self.lease is None else {"lease": self.lease}
-        return {"kind": "review", "review": str(self.review), **lease}
+        return {"kind": "review", "review": str(self.review), "lease": self.lease, "user": str(self.user)}
 
 
 Job = MoveJob | StateJob | ReviewJob
@@ -124,7 +141,7 @@ def read_job(raw: dict[Any, Any], keys: Keys) -> Job:
             _id(fields, "game"), _id(fields, "version"), _id(fields, "seat"), _level(fields.get("level"))
         )
     if kind == "review":
-        return ReviewJob(_id(fields, "review"), _lease(fields.get("lease")))
+        return ReviewJob(_id(fields, "review"), _lease(fields.get("lease")), _id(fields, "user", low=0))
     if kind in ("judge", "area"):
         reply = fields.get("reply", "")
         if not reply.startswith(keys.reply("")) or len(reply) > len(keys.reply("")) + 64:
@@ -150,16 +167,16 @@ def _text(value: Any, limit: int) -> str:
     return value
 
 
-def _id(fields: dict[str, str], name: str) -> int:
+def _id(fields: dict[str, str], name: str, low: int = 1) -> int:
     text = fields.get(name, "")
-    if not (text.isascii() and text.isdigit()) or len(text) > 19 or not 0 < int(text) < MAX_ID:
-        raise BadJob(f"{name} is not a positive integer: {text[:40]!r}")
+    if not (text.isascii() and text.isdigit()) or len(text) > 19 or not low <= int(text) < MAX_ID:
+        raise BadJob(f"{name} is not an integer from {low}: {text[:40]!r}")
     return int(text)
 
 
-def _lease(text: str | None) -> str | None:
-    if text is not None and not (len(text) == 32 and all(c in "0123456789abcdef" for c in text)):
-        raise BadJob(f"lease is not a runner's token: {text[:40]!r}")
+def _lease(text: str | None) -> str:
+    if text is None or not (len(text) == 32 and all(c in "0123456789abcdef" for c in text)):
+        raise BadJob(f"lease is not a runner's token: {str(text)[:40]!r}")
     return text
 
 

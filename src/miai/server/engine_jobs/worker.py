@@ -1,15 +1,17 @@
 """`miai worker`: takes engine jobs from the Redis streams and runs them in its own engine pool.
 
 Each of `concurrency` consumers of the group `workers` reads one job at a time, a judgement or area estimate
-(someone waits for it) before any computer move. A job is acknowledged (and
-deleted) only once its result is stored: a computer move through the game's command stream with
-`expected=version` (so its event reaches every web process through the Redis hub, and a job whose game moved
-on is refused, acknowledged and dropped); a judgement or area estimate on the job's reply list; a game
-review in its row, a part of a few positions per job (`reviewing.py`: one at a time per worker, each part
-queuing the next behind the computer moves that came meanwhile, resumed from the stored positions by
-whichever worker claims it once its runner stopped). While a job
-runs, its consumer touches it every third of the visibility timeout; a job nobody touched for longer (its
-worker was killed, or lost its network) is taken over by another worker (XAUTOCLAIM). A job that failed
+(someone waits for it) before any computer move, and a computer move before any review part. A job is
+acknowledged (and deleted) only once its result is stored: a computer move through the game's command stream
+with `expected=version` (so its event reaches every web process through the Redis hub, and a job whose game
+moved on is refused, acknowledged and dropped); a judgement or area estimate on the job's reply list; a game
+review in its row, a part of a few positions per job (`reviewing.py`: one at a time per worker, the users
+whose reviews wait taking turns (`turns.py`: a consumer with nothing else to do moves the next user's next
+part onto the review stream and takes it), each part queuing the next at the front of its user's queue, all
+with the runner token they were submitted with, so whichever worker takes a part over carries the review on
+from its stored positions). While a job runs, its consumer touches it every third of the visibility
+timeout; a job nobody touched for longer (its worker was killed, or lost its network) is taken over by
+another worker (XAUTOCLAIM). A job that failed
 `MAX_DELIVERIES` times, or that does not parse, is logged, acknowledged and dropped; a dropped move job's
 dedupe marker goes with it, so the web's sweep submits the move again. A move that failed because the
 database or Redis could not be reached is not the job's fault: it is handed back the same way at once (the
@@ -33,11 +35,12 @@ from redis.asyncio import Redis
 from redis.exceptions import RedisError, ResponseError
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 
+from miai.server.engine_jobs import turns
 from miai.server.engine_jobs.memos import RedisMemos
 from miai.server.engine_jobs.playing import play_move
 from miai.server.engine_jobs.protocol import Engine
-from miai.server.engine_jobs.redis_queue import RedisJobs, connect
-from miai.server.engine_jobs.reviewing import Reviewer, new_lease, review_playouts
+from miai.server.engine_jobs.redis_queue import MAX_STREAM, RedisJobs, connect
+from miai.server.engine_jobs.reviewing import Reviewer, review_playouts
 from miai.server.engine_jobs.wire import GROUP, BadJob, Job, Keys, MoveJob, ReviewJob, StateJob, read_job
 from miai.server.notify.mailer import Mailer
 from miai.server.play.computer import Computers
@@ -69,9 +72,10 @@ class Worker:
         self.visibility = settings.engine_job_visibility
         self.redis: Redis = connect(settings.redis_url, self.visibility + 5)
         self.memos = RedisMemos(self.redis, self.keys)
+        self._take_turn = self.redis.register_script(turns.TAKE)
         self.stopping = asyncio.Event()
         self.handled: dict[str, int] = {}  # outcome -> count (logs and tests)
-        self._grouped = False  # the consumer group exists on both streams (made once, again on NOGROUP)
+        self._grouped = False  # the consumer group exists on every stream (made once, again on NOGROUP)
         # Where each consumer's take-over scan of each stream goes on: XAUTOCLAIM looks at a few pending
         # entries per call, so a dead worker's job behind many running ones is reached only by carrying on.
         self._cursors: dict[tuple[str, str], Any] = {}
@@ -159,14 +163,27 @@ class Worker:
         self._grouped = True
 
     async def _read(self, consumer: str) -> list[Entry]:
-        """One new job: a waiting judgement or estimate if there is one, else the first job to come on
-        either stream within `BLOCK_MS` (both may come at once: the urgent one is run first)."""
-        got: Any = await self.redis.xreadgroup(GROUP, consumer, {self.keys.urgent: ">"}, count=1)
-        if not got:
-            streams: dict[Any, Any] = dict.fromkeys(self.keys.streams, ">")
-            got = await self.redis.xreadgroup(GROUP, consumer, streams, count=1, block=BLOCK_MS)
-        entries = [(_text(name), entry_id, fields) for name, items in got or [] for entry_id, fields in items]
-        return sorted(entries, key=lambda entry: self.keys.streams.index(entry[0]))
+        """One new job: a waiting judgement or estimate if there is one, else a computer move, else a review
+        part (unless this worker computes one already: it would only wait), the next user's in turn; with
+        none of these, the first judgement, estimate or move to come within `BLOCK_MS` (both may come at
+        once: the urgent one is run first)."""
+        for stream in (self.keys.urgent, self.keys.stream):
+            got: Any = await self.redis.xreadgroup(GROUP, consumer, {stream: ">"}, count=1)
+            if got:
+                return _entries(got)
+        if not self.reviewer.busy:
+            reviews: dict[Any, Any] = {self.keys.reviews: ">"}
+            # A part a worker moved there and did not take (it died just then), or the next user's.
+            got = await self.redis.xreadgroup(GROUP, consumer, reviews, count=1)
+            if not got and await self._take_turn(
+                keys=[self.keys.review_turns, self.keys.reviews], args=[self.keys.review_queue(), MAX_STREAM]
+            ):
+                got = await self.redis.xreadgroup(GROUP, consumer, reviews, count=1)
+            if got:
+                return _entries(got)
+        streams: dict[Any, Any] = {self.keys.urgent: ">", self.keys.stream: ">"}
+        got = await self.redis.xreadgroup(GROUP, consumer, streams, count=1, block=BLOCK_MS)
+        return sorted(_entries(got), key=lambda entry: self.keys.streams.index(entry[0]))
 
     async def _reclaim(self, consumer: str) -> list[Entry]:
         """Jobs idle past the visibility timeout (their worker died), or too often tried (dropped); the
@@ -233,10 +250,9 @@ class Worker:
         if isinstance(job, MoveJob):
             return await play_move(self.games, self.engine, job, self.memos)
         if isinstance(job, ReviewJob):
-            lease = job.lease or new_lease()
-            outcome = await self.reviewer.run(job.review, lease)
-            if outcome == "continued":  # the next part goes to the end of the queue, after waiting moves
-                await self.jobs.next_part(job.review, lease)
+            outcome = await self.reviewer.run(job.review, job.lease)
+            if outcome == "continued":  # the next part waits for its user's next turn
+                await self.jobs.next_part(job)
             return outcome
         return await self._answer(job)
 
@@ -321,6 +337,10 @@ def unreachable(err: BaseException) -> bool:
     if isinstance(err, DBAPIError):
         return err.connection_invalidated or isinstance(err, OperationalError | InterfaceError)
     return isinstance(err, RedisError | OSError) and not isinstance(err, ResponseError)
+
+
+def _entries(got: Any) -> list[Entry]:
+    return [(_text(name), entry_id, fields) for name, items in got or [] for entry_id, fields in items]
 
 
 def _job_in(fields: Any, keys: Keys) -> Job | None:

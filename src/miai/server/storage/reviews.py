@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Update, and_, or_, select, update
+from sqlalchemy import Update, and_, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -79,10 +79,19 @@ async def save(
     return await _changed(db, query, status=status, done=done, result=result, updated_at=now)
 
 
-async def retry(db: AsyncSession, review_id: int, now: datetime) -> bool:
-    """A failed review made pending again (asked for again); False when it was not failed."""
+async def retry(db: AsyncSession, review_id: int, user_id: int, now: datetime) -> bool:
+    """A failed review made pending again, asked for again by `user_id` (whose turns and queue it takes now);
+    False when it was not failed."""
     query = update(Review).where(Review.id == review_id, Review.status == "failed")
-    return await _changed(db, query, status="pending", lease=None, updated_at=now)
+    return await _changed(db, query, status="pending", lease=None, requested_by=user_id, updated_at=now)
+
+
+async def queued_positions(db: AsyncSession, user_id: int) -> int:
+    """The positions of the reviews `user_id` asked for that are still to compute."""
+    query = select(func.coalesce(func.sum(Review.total - Review.done), 0)).where(
+        Review.requested_by == user_id, Review.status.in_(UNFINISHED)
+    )
+    return int(await db.scalar(query) or 0)
 
 
 async def _changed(db: AsyncSession, query: Update, **values: Any) -> bool:
@@ -92,14 +101,17 @@ async def _changed(db: AsyncSession, query: Update, **values: Any) -> bool:
     return bool(answer.rowcount)
 
 
-async def unfinished(db: AsyncSession) -> list[int]:
-    """Reviews that are not done: pending ones, and running ones whose computer stopped (a restart)."""
-    rows = await db.scalars(select(Review.id).where(Review.status.in_(UNFINISHED)).order_by(Review.id))
-    return list(rows)
+async def unfinished(db: AsyncSession) -> list[tuple[int, int]]:
+    """Reviews that are not done: pending ones, and running ones whose computer stopped (a restart); each
+    (id, the user whose turns it takes: `requested_by`, 0 when the account is gone)."""
+    query = select(Review.id, Review.requested_by).where(Review.status.in_(UNFINISHED))
+    return [(review, user or 0) for review, user in await db.execute(query.order_by(Review.id))]
 
 
-async def stalled(db: AsyncSession, before: datetime) -> list[int]:
+async def stalled(db: AsyncSession, before: datetime) -> list[tuple[int, int]]:
     """Reviews no computer works on: running ones whose runner's heartbeat stopped before `before`, and
-    pending ones asked for before it that no runner claimed (their job was lost)."""
-    query = select(Review.id).where(Review.status.in_(UNFINISHED), Review.updated_at < before)
-    return list(await db.scalars(query.order_by(Review.id)))
+    pending ones asked for before it that no runner claimed (their job was lost); as `unfinished`."""
+    query = select(Review.id, Review.requested_by).where(
+        Review.status.in_(UNFINISHED), Review.updated_at < before
+    )
+    return [(review, user or 0) for review, user in await db.execute(query.order_by(Review.id))]

@@ -15,6 +15,20 @@ function percent(share) {
   return `${Math.round(share * 100)}%`;
 }
 
+/**
+ * A position's `score` (each team's expected points, in team order) as words: with two teams who leads and
+ * by how much, with more each team's points; '' when there is none (other games).
+ */
+export function scoreText(score, teamLabel) {
+  if (!Array.isArray(score) || score.length < 2) return '';
+  if (score.length === 2) {
+    const lead = score[0] - score[1];
+    if (Math.abs(lead) < 0.05) return 'even';
+    return `${teamLabel(lead > 0 ? 1 : 2)} leads by ${Math.abs(lead).toFixed(1)}`;
+  }
+  return score.map((points, k) => `${teamLabel(k + 1)} ${points.toFixed(1)}`).join(', ') + ' points';
+}
+
 export class ReviewPanel {
   /**
    * hooks: {path: () => the game's API path with its invite query, jump: (i) => show the board after move i,
@@ -227,10 +241,8 @@ export class ReviewPanel {
     this.marker.setAttribute('x1', this.x(i));
     this.marker.setAttribute('x2', this.x(i));
     const shares = position.shares.map((s, k) => `${this.hooks.teamLabel(k + 1)} ${percent(s)}`).join(', ');
-    const score = position.score && position.score.length === 1
-      ? ` · ${position.score[0] >= 0 ? this.hooks.teamLabel(1) : this.hooks.teamLabel(2)} leads by ${Math.abs(position.score[0]).toFixed(1)}`
-      : '';
-    const text = `Move ${i}: ${shares}${score}`;
+    const score = scoreText(position.score, this.hooks.teamLabel);
+    const text = `Move ${i}: ${shares}${score ? ` · ${score}` : ''}`;
     this.chart.setAttribute('aria-valuenow', String(i));
     this.chart.setAttribute('aria-valuetext', text);
     this.readout.textContent = text;
