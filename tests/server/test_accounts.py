@@ -238,34 +238,38 @@ LONG = "x" * 10_000
 HOSTILE_TEXT = ["a\x00b", "\x00", "a\ud800b", "\udfff", "tab\there", "line\nbreak", "\x7f", "\u009f", LONG]
 WRONG_TYPES: list[Any] = [7, 1.5, True, ["alice"], {"a": 1}]
 
-# (method, path, a good body, the text fields to make hostile, needs a login)
-ROUTES: list[tuple[str, str, dict[str, Any], list[str], bool]] = [
+# (method, path, a good body, the text fields to make hostile, the login it needs: an API token, a fresh
+# session (account changes refuse tokens: test_sudo.py), or none)
+ROUTES: list[tuple[str, str, dict[str, Any], list[str], str | None]] = [
     (
         "POST",
         "/api/v1/accounts",
         {"username": "zed", "password": PASSWORD, "email": "z@example.org"},
         ["username", "password", "email"],
-        False,
+        None,
     ),
-    ("POST", "/api/v1/session", {"username": "alice", "password": PASSWORD}, ["username", "password"], False),
-    ("PATCH", "/api/v1/me/settings", {"email": "a@example.org"}, ["email"], True),
-    ("POST", "/api/v1/me/tokens", {"name": "laptop"}, ["name"], True),
+    ("POST", "/api/v1/session", {"username": "alice", "password": PASSWORD}, ["username", "password"], None),
+    ("PATCH", "/api/v1/me/settings", {"email": "a@example.org"}, ["email"], "token"),
+    ("PATCH", "/api/v1/me/settings", {"email": "a@example.org"}, ["email"], "session"),
+    ("POST", "/api/v1/me/tokens", {"name": "laptop"}, ["name"], "session"),
     (
         "POST",
         "/api/v1/me/password",
         {"current_password": PASSWORD, "new_password": "battery staple"},
         ["current_password", "new_password"],
-        True,
+        "session",
     ),
-    ("POST", "/api/v1/password-reset", {"login": "alice"}, ["login"], False),
+    ("POST", "/api/v1/session/sudo", {"password": PASSWORD}, ["password"], "session"),
+    ("POST", "/api/v1/password-reset", {"login": "alice"}, ["login"], None),
     (
         "POST",
         "/api/v1/password-reset/confirm",
         {"token": "abc", "password": "battery staple"},
         ["token", "password"],
-        False,
+        None,
     ),
-    ("POST", "/api/v1/me/email/verify", {"token": "abc"}, ["token"], True),
+    ("POST", "/api/v1/me/email/verify", {"token": "abc"}, ["token"], "token"),
+    ("POST", "/api/v1/email-change/undo", {"token": "abc"}, ["token"], None),
 ]
 
 
@@ -277,13 +281,14 @@ def raw_json(body: dict[str, Any]) -> bytes:
 
 
 @pytest.mark.parametrize(
-    ("method", "path", "body", "fields", "login"), ROUTES, ids=[f"{r[0]} {r[1]}" for r in ROUTES]
+    ("method", "path", "body", "fields", "login"), ROUTES, ids=[f"{r[0]} {r[1]} {r[4]}" for r in ROUTES]
 )
 def test_hostile_account_values_get_a_clear_422(
-    client: TestClient, method: str, path: str, body: dict[str, Any], fields: list[str], login: bool
+    client: TestClient, method: str, path: str, body: dict[str, Any], fields: list[str], login: str | None
 ) -> None:
     alice = register(client, "alice", "alice@example.org").headers
-    headers = {"Content-Type": "application/json", **(alice if login else {})}
+    logins = {"token": alice, "session": with_session(*log_in(client, "alice")), None: {}}
+    headers = {"Content-Type": "application/json", **logins[login]}
     wrong = []
     for field in fields:
         for value in [*HOSTILE_TEXT, *WRONG_TYPES]:

@@ -17,6 +17,7 @@ from starlette.types import Message
 from starlette.websockets import WebSocketDisconnect
 
 from miai.server.api.body_limit import BodyLimit
+from miai.server.api.cookies import COOKIE
 from miai.server.identity.admins import set_admin
 from tests.server.conftest import Player, register
 from tests.server.test_race_and_auth import start_two_player_game
@@ -113,6 +114,10 @@ def test_ids_and_versions_beyond_64_bits_answer_422_on_every_route(client: TestC
     alice, bob = register(client, "alice"), register(client, "bob")
     make_admin(client, "alice")  # the admin routes answer 403 to anybody else, whatever the path holds
     gid = start_two_player_game(alice, bob)
+    # Routes that refuse API tokens (account changes: test_sudo.py) are sent with a fresh login session.
+    logged_in = client.post("/api/v1/session", json={"username": "alice", "password": "correct horse"})
+    session = {"Cookie": f"{COOKIE}={client.cookies[COOKIE]}", "X-CSRF-Token": logged_in.json()["csrf_token"]}
+    client.cookies.clear()
     schema = client.get("/api/v1/openapi.json").json()
     routes = 0
     for path, methods in schema["paths"].items():
@@ -130,7 +135,8 @@ def test_ids_and_versions_beyond_64_bits_answer_422_on_every_route(client: TestC
                 for name in numbers:
                     url = url.replace("{" + name + "}", str(value))
                 body = {"move": "E5", "text": "x", "comment": "x"} if method in {"post", "patch"} else None
-                response = alice.client.request(method.upper(), url, json=body, headers=alice.headers)
+                headers = session if path.startswith("/api/v1/me/tokens/") else alice.headers
+                response = alice.client.request(method.upper(), url, json=body, headers=headers)
                 assert_refused(response, numbers[0])
     assert routes >= 15  # the games, practice, admin and token routes
     queries = (f"since={HUGE}", "since=-1", f"since={2**63}", f"since={2**31}", "since=1e400", "since=abc")

@@ -173,15 +173,23 @@ def test_a_device_cookie_of_one_account_does_not_open_another(tmp_path: Path) ->
         assert_limited(login(client, "fay", PASSWORD, "192.0.2.20", device=own))
 
 
-def test_guessing_the_current_password_with_a_stolen_session_is_limited(tmp_path: Path) -> None:
-    settings = limited_settings(tmp_path, rate_limit_login_checks="2/minute")
+def test_guessing_the_password_with_a_stolen_session_is_limited(tmp_path: Path) -> None:
+    """The current password of a change and the password that enters sudo (identity/sudo.py) are counted
+    together, per account; a token cannot guess at all (it may not make these requests)."""
+    settings = limited_settings(tmp_path, rate_limit_login_checks="3/minute")
     with running(settings) as client:
         owner = register(client, "nina")
+        logged_in = login(client, "nina", PASSWORD, "192.0.2.41")  # the cookie stays in the client
+        csrf = {"X-CSRF-Token": logged_in.json()["csrf_token"]}
         change = {"current_password": "a guess", "new_password": "a new password"}
         for _ in range(2):
-            assert owner.post("/api/v1/me/password", change).status_code == 403
-        assert_limited(owner.post("/api/v1/me/password", change))
-        assert_limited(owner.post("/api/v1/me/password", {**change, "current_password": PASSWORD}))
+            assert client.post("/api/v1/me/password", json=change, headers=csrf).status_code == 403
+        assert owner.post("/api/v1/session/sudo", {"password": "a guess"}).status_code == 403  # a token
+        wrong = client.post("/api/v1/session/sudo", json={"password": "a guess"}, headers=csrf)
+        assert wrong.status_code == 403 and wrong.json()["error"] == "wrong_password"
+        assert_limited(client.post("/api/v1/session/sudo", json={"password": PASSWORD}, headers=csrf))
+        right = {**change, "current_password": PASSWORD}
+        assert_limited(client.post("/api/v1/me/password", json=right, headers=csrf))
         # Counted apart from logins: the owner still logs in, even from a browser the server does not know.
         assert login(client, "nina", PASSWORD, "192.0.2.40").status_code == 200
 

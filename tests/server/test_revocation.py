@@ -45,7 +45,11 @@ def test_deleting_a_token_closes_its_websockets_only(client: TestClient) -> None
     alice = register(client, f"alice{uuid.uuid4().hex[:6]}")
     bob = register(client, f"bob{uuid.uuid4().hex[:6]}")
     gid = alice.ok("/api/v1/games", {"size": 9, "team": 1})["id"]
-    second = alice.ok("/api/v1/me/tokens", {"name": "second"})["token"]
+    session = client.post("/api/v1/session", json={"username": alice.username, "password": "correct horse"})
+    csrf = {"X-CSRF-Token": session.json()["csrf_token"]}  # tokens are made and deleted by sessions only
+    made = client.post("/api/v1/me/tokens", json={"name": "second"}, headers=csrf)
+    assert made.status_code == 201, made.text
+    second = made.json()["token"]
     first_id = _token_id_named(alice, "tests")
     with (
         client.websocket_connect(f"/api/v1/ws?token={alice.token}") as alice_user,
@@ -55,9 +59,7 @@ def test_deleting_a_token_closes_its_websockets_only(client: TestClient) -> None
     ):
         assert alice_game.receive_json()["t"] == "snapshot"
         assert bob_game.receive_json()["t"] == "snapshot"
-        deleted = client.delete(
-            f"/api/v1/me/tokens/{first_id}", headers={"Authorization": f"Bearer {second}"}
-        )
+        deleted = client.delete(f"/api/v1/me/tokens/{first_id}", headers=csrf)
         assert deleted.status_code == 204, deleted.text
         assert _close_code(alice_user, USER_PING) == 4401
         assert _close_code(alice_game, GAME_PING) == 4401

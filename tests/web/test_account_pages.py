@@ -93,3 +93,65 @@ def test_verify_reset_and_change_the_password(browser: Browser, mail_server: tup
     page.click("#change-password")
     expect(page.locator("#toast")).to_contain_text("Password changed.")
     assert user.errors == []
+
+
+def forget_password_checks(database: Path) -> None:
+    """Every session's last password check is long past (as 15 minutes after logging in)."""
+    with sqlite3.connect(database) as connection:
+        connection.execute("UPDATE sessions SET password_checked_at = NULL")
+
+
+def test_a_new_address_asks_for_the_password_and_the_old_one_can_undo_it(
+    browser: Browser, mail_server: tuple[str, Path]
+) -> None:
+    base, database = mail_server
+    user = open_browser(browser, base, "mover")
+    page = user.page
+    page.goto("/register")
+    page.fill("#username", "mover")
+    page.fill("#password", PASSWORD)
+    page.fill("#email", "mover@example.org")
+    page.click("#auth-submit")
+    expect(page.locator("#nav-user")).to_have_text("mover")
+    page.goto(last_link(database, "mover@example.org", "confirm your e-mail"))
+    expect(page.locator("#verify-done")).to_be_visible()
+
+    # Long after logging in, a new address needs the password again: cancelled, then wrong, then right.
+    forget_password_checks(database)
+    page.goto("/settings")
+    page.fill("#email", "mover@example.net")
+    page.click("#save-settings")
+    expect(page.locator("#sudo-dialog")).to_be_visible()
+    page.click("#sudo-cancel")
+    expect(page.locator("#sudo-dialog")).to_have_count(0)
+    expect(page.locator("#settings-form .error")).to_contain_text("the password was not confirmed")
+    page.click("#save-settings")
+    page.fill("#sudo-password", "not the password")
+    page.click("#sudo-submit")
+    expect(page.locator("#sudo-error")).to_contain_text("the password is wrong")
+    page.fill("#sudo-password", PASSWORD)
+    page.click("#sudo-submit")
+    expect(page.locator("#toast")).to_have_text("Settings saved.")
+    expect(page.locator("#sudo-dialog")).to_have_count(0)
+    expect(page.locator("#email-status")).to_contain_text("Not confirmed yet")
+    page.fill("#email", "mover@example.com")  # within the window now: no question
+    page.click("#save-settings")
+    expect(page.locator("#toast")).to_have_text("Settings saved.")
+    expect(page.locator("#sudo-dialog")).to_have_count(0)
+
+    # The old, verified address was told, with a link that puts it back and logs everybody out.
+    page.goto(last_link(database, "mover@example.org", "address was changed"))
+    expect(page.locator("#undo-submit")).to_be_visible()
+    assert "token" not in page.url  # taken out of the address bar
+    page.click("#undo-submit")
+    expect(page.locator("#undo-done")).to_contain_text("mover@example.org is your account's address again")
+    expect(page.locator("#nav-user")).to_have_count(0)
+    page.goto("/login")
+    page.fill("#username", "mover")
+    page.fill("#password", PASSWORD)
+    page.click("#auth-submit")
+    expect(page.locator("#nav-user")).to_have_text("mover")
+    page.goto("/settings")
+    expect(page.locator("#email")).to_have_value("mover@example.org")
+    expect(page.locator("#email-status")).to_have_text("Verified.")
+    assert user.errors == []

@@ -42,6 +42,19 @@ class GuestsMayNot(Forbidden):
         )
 
 
+class SessionRequired(Forbidden):
+    """Account changes that an API token may never make (identity/sudo.py): a leaked token plays and reads,
+    it cannot take the account."""
+
+    code = "session_required"
+
+
+class SudoRequired(Forbidden):
+    """Account changes that need the session's password checked a few minutes ago (identity/sudo.py)."""
+
+    code = "sudo_required"
+
+
 class Conflict(CommandError):
     status = 409
     code = "conflict"

@@ -101,6 +101,12 @@ class Settings(BaseSettings):
     # -- secrets and sessions
     secret_key: str = Field(default=DEV_SECRET, min_length=1, repr=False, description="signs session cookies")
     session_days: Positive = Field(default=30, le=3650, description="how long a login lasts")
+    sudo_minutes: Positive = Field(
+        default=15,
+        le=1440,
+        description="how long a login session may change the account (address, password, API tokens) after "
+        "its password was checked",
+    )
     cookie_secure: bool | None = Field(
         default=None, description="Secure session cookie; default: base_url is https"
     )

@@ -1,5 +1,6 @@
 """Accounts API: register, log in and out, the current user, settings, personal API tokens, password change
-and reset, e-mail address verification."""
+and reset, e-mail address verification and the undo of an address change; confirming the password again for
+account changes (sudo: identity/sudo.py)."""
 
 from __future__ import annotations
 
@@ -17,10 +18,13 @@ from miai.server.api.deps import (
     CurrentViewer,
     FreshUser,
     MaybeViewer,
+    SessionViewer,
     Viewer,
     check_csrf,
     member_viewer,
+    require_sudo,
     resolve_viewer,
+    sudo_viewer,
 )
 from miai.server.api.inputs import Id, Line
 from miai.server.api.login_limits import LoginAttempt
@@ -32,6 +36,7 @@ from miai.server.identity.accounts import create_user, normalised_email
 from miai.server.identity.bots import is_computer
 from miai.server.identity.guests import GuestGone, claim
 from miai.server.identity.passwords import check_password, hash_password, validate_password
+from miai.server.identity.sudo import sudo_until
 from miai.server.identity.tokens import new_api_token, new_session, token_hash
 from miai.server.notify.mailer import Mailer
 from miai.server.realtime.revocation import revoke
@@ -90,6 +95,14 @@ class VerifyEmail(BaseModel):
     token: LinkToken
 
 
+class UndoAddressChange(BaseModel):
+    token: LinkToken
+
+
+class SudoRequest(BaseModel):
+    password: Password
+
+
 BAD_LINK = {"error": "bad_token", "message": "this link is unknown, expired or already used"}
 
 
@@ -145,7 +158,7 @@ async def register(body: Registration, request: Request, response: Response, db:
         raise HTTPException(422, {"error": "bad_input", "message": str(err)}) from None
     with contextlib.suppress(RateLimited):  # the account is made all the same
         await mailed_links.mail_verification(db, mailer_of(request), user)
-    token, csrf = await new_session(db, user, request.app.state.settings.session_days)
+    token, csrf = await new_session(db, user, request.app.state.settings.session_days, password_checked=True)
     await db.commit()
     if guest is not None:
         await _close_sockets(request, user.id, ended)
@@ -168,7 +181,7 @@ async def login(body: Credentials, request: Request, response: Response, db: DB)
     ):
         raise HTTPException(401, {"error": "unauthorized", "message": "wrong username or password"})
     LoginAttempt.remember_device(request, response, user.username)
-    token, csrf = await new_session(db, user, request.app.state.settings.session_days)
+    token, csrf = await new_session(db, user, request.app.state.settings.session_days, password_checked=True)
     await db.commit()
     _login_response(response, request, token, csrf)
     return {"user": me_view(request, user), "csrf_token": csrf}
@@ -184,6 +197,23 @@ async def logout(request: Request, response: Response, viewer: CurrentViewer, db
     response.delete_cookie(COOKIE, path="/")
 
 
+@router.post("/session/sudo")
+async def enter_sudo(body: SudoRequest, request: Request, viewer: SessionViewer, db: DB) -> dict[str, Any]:
+    """Enter the password again: for MIAI_SUDO_MINUTES this login session may change the account (address,
+    password, API tokens). A wrong password grants nothing and counts like a login's."""
+    await LoginAttempt.for_session(request, viewer.user.id)  # before the check: a 429 over the limit
+    user = await repo.user_by_id(db, viewer.user.id)
+    stored = user.password_hash if user is not None else ""
+    await db.rollback()  # no transaction stays open while argon2 works
+    if not await asyncio.to_thread(check_password, stored, body.password):
+        raise HTTPException(403, {"error": "wrong_password", "message": "the password is wrong"})
+    now = datetime.now(UTC)
+    await accounts.mark_password_checked(db, viewer.credential, now)
+    await db.commit()
+    until = sudo_until(now, request.app.state.settings.sudo_minutes)
+    return {"ok": True, "sudo_until": until.isoformat() if until else None}
+
+
 @router.get("/me")
 async def me(request: Request, viewer: MaybeViewer) -> dict[str, Any]:
     if viewer is None:
@@ -192,24 +222,40 @@ async def me(request: Request, viewer: MaybeViewer) -> dict[str, Any]:
 
 
 @router.patch("/me/settings")
-async def update_settings(body: SettingsPatch, request: Request, user: FreshUser, db: DB) -> dict[str, Any]:
+async def update_settings(
+    body: SettingsPatch, request: Request, viewer: CurrentViewer, user: FreshUser, db: DB
+) -> dict[str, Any]:
+    """The address is an account change (a session in sudo, never a token); the other settings are not."""
     changes = body.model_dump(exclude_none=True)
     email = changes.pop("email", None)
     if user.is_guest and (email or changes.get("email_notifications")):
         raise GuestsMayNot("guests get no e-mail: register (POST /api/v1/accounts) to give an address")
     if email is not None:
         try:
-            email = normalised_email(email) if email else ""
+            new = normalised_email(email) if email else None
         except ValueError as err:
             raise HTTPException(422, {"error": "bad_input", "message": str(err)}) from None
-        if (email or None) != user.email:  # a new address is unverified until its link is followed
-            user.email, user.email_verified_at = email or None, None
-            await accounts.void_tokens(db, user.id, mailed_links.VERIFY_EMAIL, datetime.now(UTC))
-            with contextlib.suppress(RateLimited):  # saved; the link can be asked for later
-                await mailed_links.mail_verification(db, mailer_of(request), user)
+        if new != user.email:
+            await _change_address(request, viewer, user, new, db)
     user.settings = {**user.settings, **changes}
     await db.commit()
     return {"user": me_view(request, user)}
+
+
+async def _change_address(request: Request, viewer: Viewer, user: User, new: str | None, db: DB) -> None:
+    """The address receives password resets, so only a session in sudo changes it. A new address is
+    unverified until its link is followed; links mailed to the old one stop working, and the old one, if it
+    was verified, is told, with a link that undoes the change (when it cannot be told today: 429, and
+    nothing changes)."""
+    require_sudo(request, viewer)
+    old, old_verified = user.email, user.email_verified_at is not None
+    user.email, user.email_verified_at = new, None
+    now = datetime.now(UTC)
+    for purpose in (mailed_links.VERIFY_EMAIL, mailed_links.RESET_PASSWORD):
+        await accounts.void_tokens(db, user.id, purpose, now)
+    await mailed_links.announce_address_change(db, mailer_of(request), user, old, old_verified)
+    with contextlib.suppress(RateLimited):  # saved; the link can be asked for later
+        await mailed_links.mail_verification(db, mailer_of(request), user)
 
 
 @router.post("/me/email/verify", dependencies=[Depends(member_viewer)])
@@ -235,29 +281,26 @@ async def resend_verification(request: Request, user: FreshUser, db: DB) -> dict
     return {"ok": True}
 
 
-def _own_session(request: Request, viewer: Viewer) -> str | None:
-    """The stored hash of the session this request came with (None for an API token)."""
-    cookie = session_token(request) if viewer.via_cookie else None
-    return token_hash(cookie) if cookie else None
-
-
-@router.post("/me/password", dependencies=[Depends(member_viewer)])
+@router.post("/me/password")
 async def change_password(
-    body: PasswordChange, request: Request, viewer: CurrentViewer, user: FreshUser, db: DB
+    body: PasswordChange, request: Request, viewer: SessionViewer, user: FreshUser, db: DB
 ) -> dict[str, Any]:
-    """A new password; every other login session of the user ends (this one stays). API tokens stay."""
+    """A new password; every other login session of the user ends (this one stays). API tokens stay. Never
+    with an API token; the current password is the session's proof (no separate sudo needed)."""
     try:
         validate_password(body.new_password)
     except ValueError as err:
         message = "new_" + str(err)
         raise HTTPException(422, {"error": "bad_input", "message": message}) from None
     # A guessing oracle for whoever holds a session: limited like failed logins.
-    await LoginAttempt.for_password_change(request, user.id)
+    await LoginAttempt.for_session(request, user.id)
     if not await asyncio.to_thread(check_password, user.password_hash, body.current_password):
         raise HTTPException(403, {"error": "wrong_password", "message": "the current password is wrong"})
     user.password_hash = await asyncio.to_thread(hash_password, body.new_password)
-    ended = await accounts.end_sessions(db, user.id, keep=_own_session(request, viewer))
-    await accounts.void_tokens(db, user.id, mailed_links.RESET_PASSWORD, datetime.now(UTC))
+    ended = await accounts.end_sessions(db, user.id, keep=viewer.credential)
+    now = datetime.now(UTC)
+    await accounts.void_tokens(db, user.id, mailed_links.RESET_PASSWORD, now)
+    await accounts.mark_password_checked(db, viewer.credential, now)  # it was just checked
     await db.commit()
     await _close_sockets(request, user.id, ended)
     return {"ok": True, "sessions_ended": len(ended)}
@@ -302,6 +345,22 @@ async def confirm_password_reset(body: ResetConfirm, request: Request, db: DB) -
     return {"ok": True, "sessions_ended": len(ended), "tokens_deleted": len(tokens)}
 
 
+@router.post("/email-change/undo")
+async def undo_email_change(body: UndoAddressChange, request: Request, db: DB) -> dict[str, Any]:
+    """Follow the link mailed to a replaced address: it is the account's address again (verified), and
+    every login session and API token of the account ends, as after a password reset. No login needed: the
+    owner may have been locked out."""
+    user = await mailed_links.undo_address_change(db, body.token)
+    if user is None:
+        await db.rollback()
+        raise HTTPException(400, BAD_LINK)
+    ended = await accounts.end_sessions(db, user.id)
+    tokens = await accounts.delete_api_tokens(db, user.id)
+    await db.commit()
+    await _close_sockets(request, user.id, [*ended, *tokens])
+    return {"ok": True, "email": user.email, "sessions_ended": len(ended), "tokens_deleted": len(tokens)}
+
+
 @router.get("/me/tokens", dependencies=[Depends(member_viewer)])
 async def list_tokens(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
     tokens = await repo.tokens_of(db, viewer.user.id)
@@ -318,7 +377,7 @@ async def list_tokens(viewer: CurrentViewer, db: DB) -> dict[str, Any]:
     }
 
 
-@router.post("/me/tokens", status_code=201, dependencies=[Depends(member_viewer)])
+@router.post("/me/tokens", status_code=201, dependencies=[Depends(sudo_viewer)])
 async def create_token(body: TokenRequest, user: FreshUser, db: DB) -> dict[str, Any]:
     try:
         record, token = await new_api_token(db, user, body.name)
@@ -329,7 +388,8 @@ async def create_token(body: TokenRequest, user: FreshUser, db: DB) -> dict[str,
 
 
 @router.delete("/me/tokens/{token_id}", status_code=204)
-async def delete_token(token_id: Id, request: Request, viewer: CurrentViewer, db: DB) -> None:
+async def delete_token(token_id: Id, request: Request, viewer: SessionViewer, db: DB) -> None:
+    """From a login session (a token cannot delete tokens); no sudo: deleting only takes a way in away."""
     tokens = await repo.tokens_of(db, viewer.user.id)
     record = next((t for t in tokens if t.id == token_id), None)
     if record is None:

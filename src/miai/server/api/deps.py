@@ -1,5 +1,6 @@
 """Request dependencies: the database session, the current user (and its row to change), CSRF protection for
-cookie writes, the administrator check, and the app's game service."""
+cookie writes, sessions that may change the account (sudo), the administrator check, and the app's game
+service."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from starlette.requests import HTTPConnection
 
 from miai.server.api.cookies import session_token
 from miai.server.errors import GuestsMayNot
+from miai.server.identity import sudo
 from miai.server.identity.bots import is_computer
 from miai.server.identity.tokens import token_hash
 from miai.server.play.service import GameService
@@ -40,6 +42,7 @@ class Viewer:
     via_cookie: bool
     csrf: str | None
     credential: str = ""  # the stored hash of the token or session cookie: what revocation closes sockets by
+    password_checked_at: datetime | None = None  # a session's last password check (identity/sudo.py)
 
 
 async def resolve_viewer(db: AsyncSession, request: Request) -> Viewer | None:
@@ -70,7 +73,8 @@ async def resolve_viewer(db: AsyncSession, request: Request) -> Viewer | None:
         return None
     if user.is_guest:
         await _seen(db, request, user)
-    return Viewer(user, via_cookie=True, csrf=session.csrf_token, credential=session.token_hash)
+    checked = repo.utc(session.password_checked_at)
+    return Viewer(user, True, session.csrf_token, session.token_hash, password_checked_at=checked)
 
 
 async def _seen(db: AsyncSession, connection: HTTPConnection, guest: User) -> None:
@@ -118,6 +122,29 @@ def member_viewer(viewer: CurrentViewer) -> Viewer:
 
 
 MemberViewer = Annotated[Viewer, Depends(member_viewer)]
+
+
+def require_sudo(request: Request, viewer: Viewer) -> None:
+    """403 `session_required` for an API token, `sudo_required` for a session whose password was not checked
+    in the last MIAI_SUDO_MINUTES: what changing the account takes (the rule: identity/sudo.py)."""
+    minutes = request.app.state.settings.sudo_minutes
+    sudo.require(viewer.via_cookie, viewer.password_checked_at, datetime.now(UTC), minutes)
+
+
+def session_viewer(viewer: MemberViewer) -> Viewer:
+    """A member's login session, never an API token (403 `session_required`): account changes."""
+    sudo.refuse_tokens(viewer.via_cookie)
+    return viewer
+
+
+def sudo_viewer(request: Request, viewer: MemberViewer) -> Viewer:
+    """A member's session that checked its password a few minutes ago: account changes that open a way in."""
+    require_sudo(request, viewer)
+    return viewer
+
+
+SessionViewer = Annotated[Viewer, Depends(session_viewer)]
+SudoViewer = Annotated[Viewer, Depends(sudo_viewer)]
 
 
 def admin_viewer(viewer: CurrentViewer) -> Viewer:

@@ -25,7 +25,8 @@ async def viewer_or_new_guest(
         return viewer
     await enforce(request, "guests", "address", client_address(request))
     guest = await new_guest(db, request.app.state.games.stream.now())
-    token, csrf = await new_session(db, guest, request.app.state.settings.session_days)
+    days = request.app.state.settings.session_days
+    token, csrf = await new_session(db, guest, days, password_checked=False)  # a guest has no password
     await db.commit()
     await db.refresh(guest)
     set_session_cookie(response, request, token)

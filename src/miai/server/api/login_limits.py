@@ -31,11 +31,12 @@ class LoginAttempt:
         await _count(limits, who)
 
     @staticmethod
-    async def for_password_change(request: Request, user_id: int) -> None:
-        """The current password checked before a change: guesses by whoever holds a session are limited too
-        (counted per account, apart from logins, so they cannot lock the owner's logins out)."""
+    async def for_session(request: Request, user_id: int) -> None:
+        """The password checked by a logged-in session (the current password of a change, or entering sudo):
+        guesses by whoever holds a session are limited too (counted per account, apart from logins, so they
+        cannot lock the owner's logins out)."""
         limits = rate_limits_of(request.app)
-        await _count(limits, ("password-change", str(user_id)))
+        await _count(limits, ("session-check", str(user_id)))
 
     @staticmethod
     def remember_device(request: Request, response: Response, username: str) -> None:

@@ -16,8 +16,10 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-async def new_session(db: AsyncSession, user: User, days: int) -> tuple[str, str]:
-    """A new login session; returns (cookie token, CSRF token). Only the token's hash is stored."""
+async def new_session(db: AsyncSession, user: User, days: int, password_checked: bool) -> tuple[str, str]:
+    """A new login session; returns (cookie token, CSRF token). Only the token's hash is stored.
+    `password_checked`: made by a login or registration with the password, so for a while it may change the
+    account (identity/sudo.py); a guest's session has no password to check."""
     token = secrets.token_urlsafe(32)
     csrf = secrets.token_urlsafe(24)
     now = datetime.now(UTC)
@@ -28,6 +30,7 @@ async def new_session(db: AsyncSession, user: User, days: int) -> tuple[str, str
             csrf_token=csrf,
             created_at=now,
             expires_at=now + timedelta(days=days),
+            password_checked_at=now if password_checked else None,
         )
     )
     return token, csrf

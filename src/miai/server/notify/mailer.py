@@ -162,3 +162,22 @@ class Mailer:
             f"other mail until you do. The link works once, within two days (log in first):\n{link}\n\n"
             "If you have no Miai account, ignore this mail.\n",
         )
+
+    def address_changed(self, db: AsyncSession, user: User, old: str, key: str, link: str) -> None:
+        """To the address being replaced (identity/mailed_links.py decides it may have this mail)."""
+        if not self.enabled:
+            return
+        now = f"{self.now():%Y-%m-%d %H:%M} UTC"
+        change = f"changed to {user.email}" if user.email else "removed"
+        self._add(
+            db,
+            old,
+            key,
+            "Miai: your e-mail address was changed",
+            f"Hello {user.username},\n\nthe e-mail address of your Miai account was {change} at {now}; "
+            f"Miai no longer mails {old}.\n\nIf that was you, there is nothing to do. If it was not, this "
+            f"link makes {old} your account's address again and logs every device and API token out; it "
+            f"works once, within seven days:\n{link}\n\nThen set a new password with 'Forgotten "
+            "password' on the log-in page.\n",
+            sender=user,  # counted per account (mailed_links.py)
+        )

@@ -1,9 +1,10 @@
-"""Repository functions of accounts: one-time account tokens, ending sessions, looking users up for a reset,
-and the administrator role."""
+"""Repository functions of accounts: one-time account tokens, ending sessions and their password checks,
+looking users up for a reset, and the administrator role."""
 
 from __future__ import annotations
 
 from datetime import datetime
+from typing import NamedTuple
 
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -11,11 +12,17 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from miai.server.storage.models import AccountToken, ApiToken, Session, User
 
 
+class Redeemed(NamedTuple):
+    user_id: int
+    email: str | None  # the address it was issued for
+    id: int  # the token's row (later links of the same purpose have larger ids)
+
+
 async def redeem_token(
     db: AsyncSession, token_hash: str, purpose: str, now: datetime, user_id: int | None = None
-) -> tuple[int, str | None] | None:
-    """Use a one-time token: (user id, e-mail it was issued for), or None when it is unknown, of another
-    purpose or user, expired or used. One UPDATE, so two concurrent uses cannot both succeed."""
+) -> Redeemed | None:
+    """Use a one-time token, or None when it is unknown, of another purpose or user, expired or used. One
+    UPDATE, so two concurrent uses cannot both succeed."""
     query = (
         update(AccountToken)
         .where(
@@ -25,12 +32,12 @@ async def redeem_token(
             AccountToken.expires_at > now,
         )
         .values(used_at=now)
-        .returning(AccountToken.user_id, AccountToken.email)
+        .returning(AccountToken.user_id, AccountToken.email, AccountToken.id)
     )
     if user_id is not None:
         query = query.where(AccountToken.user_id == user_id)
     row = (await db.execute(query)).first()
-    return None if row is None else (row[0], row[1])
+    return None if row is None else Redeemed(row[0], row[1], row[2])
 
 
 async def token_is_usable(db: AsyncSession, token_hash: str, purpose: str, now: datetime) -> bool:
@@ -44,15 +51,23 @@ async def token_is_usable(db: AsyncSession, token_hash: str, purpose: str, now: 
     return (await db.execute(query)).first() is not None
 
 
-async def void_tokens(db: AsyncSession, user_id: int, purpose: str, now: datetime) -> None:
-    """Earlier links of this purpose stop working (a newer one was mailed, or the password changed)."""
-    await db.execute(
-        update(AccountToken)
-        .where(
-            AccountToken.user_id == user_id, AccountToken.purpose == purpose, AccountToken.used_at.is_(None)
-        )
-        .values(used_at=now)
+async def void_tokens(
+    db: AsyncSession, user_id: int, purpose: str, now: datetime, after_id: int | None = None
+) -> None:
+    """Earlier links of this purpose stop working (a newer one was mailed, or the password changed); with
+    `after_id`, only the links issued after that one."""
+    query = update(AccountToken).where(
+        AccountToken.user_id == user_id, AccountToken.purpose == purpose, AccountToken.used_at.is_(None)
     )
+    if after_id is not None:
+        query = query.where(AccountToken.id > after_id)
+    await db.execute(query.values(used_at=now))
+
+
+async def mark_password_checked(db: AsyncSession, session_hash: str, now: datetime) -> None:
+    """The login session proved its password again (identity/sudo.py)."""
+    query = update(Session).where(Session.token_hash == session_hash).values(password_checked_at=now)
+    await db.execute(query)
 
 
 async def end_sessions(db: AsyncSession, user_id: int, keep: str | None = None) -> list[str]:

@@ -69,6 +69,9 @@ class Session(Base):
     csrf_token: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime]
     expires_at: Mapped[datetime]
+    # when this session last proved its password (a login, or re-entered for account changes:
+    # identity/sudo.py); None for a guest's session
+    password_checked_at: Mapped[datetime | None] = mapped_column(default=None)
 
 
 class AccountToken(Base):
@@ -78,9 +81,10 @@ class AccountToken(Base):
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
-    purpose: Mapped[str] = mapped_column(String(16))  # reset_password | verify_email
+    purpose: Mapped[str] = mapped_column(String(16))  # reset_password | verify_email | restore_email
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    email: Mapped[str | None] = mapped_column(String(254), default=None)  # the address a verification is for
+    # the address a verification is for, or the one an undo link of an address change restores
+    email: Mapped[str | None] = mapped_column(String(254), default=None)
     created_at: Mapped[datetime]
     expires_at: Mapped[datetime]
     used_at: Mapped[datetime | None] = mapped_column(default=None)

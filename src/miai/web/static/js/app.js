@@ -1,7 +1,7 @@
 // Boot and routing: one page per path, links handled in place, the navigation bar, the user's live feed.
 import { get } from './api.js';
 import { clear, h, link, toast } from './dom.js';
-import { forgotPasswordPage, resetPasswordPage, verifyEmailPage } from './pages/account.js';
+import { forgotPasswordPage, resetPasswordPage, undoEmailChangePage, verifyEmailPage } from './pages/account.js';
 import { adminPage, adminReviewPage } from './pages/admin.js';
 import { archivePage } from './pages/archive.js';
 import { createPage } from './pages/create.js';
@@ -40,6 +40,7 @@ const ROUTES = [
   [/^\/forgot-password$/, forgotPasswordPage, 'Forgotten password'],
   [/^\/reset-password$/, resetPasswordPage, 'New password'],
   [/^\/verify-email$/, verifyEmailPage, 'Confirm e-mail'],
+  [/^\/undo-email-change$/, undoEmailChangePage, 'Undo address change'],
 ];
 
 const main = document.getElementById('main');

@@ -1,5 +1,5 @@
-// Account pages: forgotten password, the mailed reset and verification links, and the settings page's
-// password change and address verification status.
+// Account pages: forgotten password, the mailed reset, verification and address-change undo links, and the
+// settings page's password change and address verification status.
 import { post } from '../api.js';
 import { clear, h, link, toast } from '../dom.js';
 import { loadSession, session } from '../session.js';
@@ -89,6 +89,33 @@ export async function verifyEmailPage(main) {
   } catch (err) {
     card(main, 'Confirm your e-mail address', h('p.error#verify-error', err.message), h('p', 'A new link can be sent from your ', link('/settings', 'settings'), '.'));
   }
+}
+
+/** The link mailed to a replaced address: a button (not the page load, which mail scanners may do) puts it
+back, and every device is logged out. */
+export async function undoEmailChangePage(main) {
+  const token = linkToken();
+  if (!token) {
+    card(main, 'Undo an address change', h('p', 'Open this page with the link from your mail.'));
+    return;
+  }
+  const error = h('p.error', { role: 'alert' });
+  const button = h('button.primary#undo-submit', { type: 'button' }, 'Make it my address again');
+  card(main, 'Undo an address change',
+    h('p', 'If you did not change your Miai account\'s e-mail address, this puts back the address this link was mailed to and logs every device and API token out.'),
+    error, button);
+  button.addEventListener('click', async () => {
+    error.textContent = '';
+    try {
+      const answer = await post('/email-change/undo', { token });
+      await loadSession();
+      card(main, 'Address restored',
+        h('p#undo-done', `${answer.email} is your account's address again, and every device was logged out.`),
+        h('p', 'If somebody else may know your password, ', link('/forgot-password', 'set a new one'), ' now; otherwise ', link('/login', 'log in'), '.'));
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
 }
 
 /** The settings page's lines about the address: verified or not, with a button that mails a new link. */

@@ -2,6 +2,7 @@
 import { clear, h, link, toast } from '../dom.js';
 import { PALETTES, PALETTE_TITLES, swatch } from '../palette.js';
 import { saveSettings, session, settings } from '../session.js';
+import { withSudo } from '../sudo.js';
 import { emailStatus, passwordForm } from './account.js';
 
 export async function settingsPage(main) {
@@ -38,7 +39,7 @@ export async function settingsPage(main) {
     event.preventDefault();
     error.textContent = '';
     try {
-      await saveSettings({
+      await withSudo(() => saveSettings({ // a new address asks for the password again
         email: form.querySelector('#email').value.trim(),
         email_notifications: form.querySelector('#email-notifications').checked,
         palette: paletteSel.value,
@@ -46,7 +47,7 @@ export async function settingsPage(main) {
         coordinates: form.querySelector('#coordinates').checked,
         sound: form.querySelector('#sound').checked,
         stone_marks: form.querySelector('#stone-marks').checked,
-      });
+      }));
       clear(form.querySelector('#email-status-box'), emailStatus()); // a new address is not confirmed yet
       toast('Settings saved.');
     } catch (err) {
