@@ -32,7 +32,9 @@ def test_a_tiny_match_reports_wins_interval_baseline_and_think_times(
     assert "/2 = " in out and "95% [" in out and "0.33 baseline" in out and "s/move level 10" in out
     assert "game 1: level 10 as colour 1" in err and "game 2: level 10 as colour 2" in err
     moves = [int(n) for n in re.findall(r" in (\d+) moves", err)]
-    assert len(moves) == 2 and all(0 < n <= 24 for n in moves), err  # at most 8 rounds of 3 moves
+    # At most 8 rounds of 3 moves, and the automatic passes of colours left without a legal point that the
+    # last of them may bring (the core plays those itself: at most the two other colours').
+    assert len(moves) == 2 and all(0 < n <= 24 + 2 for n in moves), err
 
 
 @pytest.mark.parametrize(
