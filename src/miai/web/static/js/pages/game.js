@@ -11,7 +11,8 @@ import { offline } from '../connection.js';
 import { clear, confirmDialog, h, icon, link, toast } from '../dom.js';
 import { isPractice, moveText, optionsSummary, removalReason, secondsUntil, vertex } from '../format.js';
 import {
-  clockNames, deadlineText, gameTitle, markLegend, playerName, resultSection, rulesList, teamName, teamNames, teamsList,
+  clockNames, deadlineText, gameTitle, markLegend, playerName, ratingNote, resultSection, rulesList, teamName, teamNames,
+  teamsList,
 } from '../gameparts.js';
 import { kindOf } from '../games/registry.js';
 import { MoveList } from '../movelist.js';
@@ -1168,7 +1169,7 @@ class GamePage {
       },
     }), ' Show territory on the board');
     if (this.entry) {
-      clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, this.palette));
+      clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, this.palette), ratingNote(snap));
       return;
     }
     const me = snap.you;
@@ -1177,7 +1178,7 @@ class GamePage {
     const scored = (snap.result.reason === 'passes' || snap.result.reason === 'move_limit') && snap.rules.dead_stones === 'auto';
     // Nothing to show on the board when nothing was counted (a resignation, a timeout, an agreed draw).
     const counted = (snap.result.territory || []).length > 0;
-    clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, this.palette),
+    clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, this.palette), ratingNote(snap),
       counted ? toggle : null, counted ? legend : null, player && scored ? this.flagForm() : null);
   }
 
