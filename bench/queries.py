@@ -31,7 +31,7 @@ from typing import Any
 import asyncpg
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from miai.server.ratings.systems import PROVISIONAL_DEVIATION
+from miai.server.ratings.systems import MIN_ESTABLISHED_GAMES, PROVISIONAL_DEVIATION
 from miai.server.storage import finding
 from miai.server.storage import ratings as rating_store
 from miai.server.storage.db import make_engine, migrate, sessions
@@ -265,7 +265,8 @@ def pages(shape: Shape, dialect: str = "postgresql") -> dict[str, Callable[[rand
 
     def leaderboard(rng: random.Random) -> list[Any]:
         key = rng.choice(KEYS)
-        return [rating_store.leaderboard_query(key, UserRating.rating, PROVISIONAL_DEVIATION, 50)]
+        established = (PROVISIONAL_DEVIATION, MIN_ESTABLISHED_GAMES)
+        return [rating_store.leaderboard_query(key, UserRating.rating, *established, 50)]
 
     return {
         "archive by user": archive_by_user,

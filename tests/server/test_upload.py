@@ -77,6 +77,9 @@ def test_gnugo_records_upload_and_replay_as_the_core_replays_them(client: TestCl
     events = ann.get(f"/api/v1/games/{gid}/events").json()["events"]
     shown = [e["d"]["position"]["board"] for e in events if e["t"] == "move"]
     assert len(shown) == len(snap["moves"]) and (not shown or shown[-1] == snap["position"]["board"])
+    unrated = {"rated": False, "kind_key": None, "reason": "the game is not rated", "changes": []}
+    assert snap["rating"] == unrated  # records are never rated; the `finished` event says so as well
+    assert all(e["d"]["rating"] == unrated for e in events if e["t"] == "finished")
     # The download is the whole record: the same tree, variations included.
     sgf = ann.get(f"/api/v1/games/{gid}/sgf")
     assert sgf.status_code == 200

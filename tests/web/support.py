@@ -104,6 +104,11 @@ def miai_server(data_dir: Path, port: int | None = None, **env_overrides: str) -
         log.close()
 
 
+def database_file(base: str) -> Path:
+    """The SQLite file of the server at `base`."""
+    return Path(_SERVER_ENV[base]["MIAI_DATABASE_URL"].removeprefix("sqlite+aiosqlite:///"))
+
+
 def grant_admin(base: str, name: str) -> None:
     """`miai admin grant NAME` on the database of the server at `base`, as its operator would run it."""
     done = subprocess.run(

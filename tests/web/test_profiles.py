@@ -7,25 +7,56 @@ there."""
 from __future__ import annotations
 
 import re
+import sqlite3
+from datetime import datetime, timedelta
+from typing import Any
 
+import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 
-from tests.web.support import start_game
+from tests.web.support import database_file, start_game
 from tests.web.ui import DESKTOP, VIEWPORTS, User, nav, signed_up
 
 # Glicko-2 from 1500 ± 350: after 19 games between the two (alice winning three of four) both deviations are
 # under 110, so both ratings are settled and on the leaderboard (docs/api.md, Ratings), and they are about
 # four ranks apart: on 9×9 (six ranks a stone) OGS would have bob take Black without komi.
 SETTLING_GAMES = 18
+PAIR_ALLOWANCE = 3  # rated games between the same two players in 24 hours (docs/api.md, Ratings)
+
+# Ten moves a side: a game resigned sooner is not rated on 9×9 (docs/api.md, Ratings)
+OPENING = tuple(
+    m
+    for pair in zip(
+        ("C3", "C7", "E5", "A3", "B3", "D3", "F3", "H3", "J3", "A4"),
+        ("G7", "G3", "E3", "A7", "B7", "D7", "F7", "H7", "J7", "A6"),
+        strict=True,
+    )
+    for m in pair
+)
 
 
-OPENING = ("C3", "G7", "C7", "G3", "E5", "E3")  # six moves: a game resigned sooner is not rated (docs/api.md)
+def a_day_later(base: str, names: tuple[str, str]) -> None:
+    """As if a day had passed since the two players' rated games so far: the server counts only
+    `PAIR_ALLOWANCE` of them in 24 hours, and these two play 19 to settle their ratings. Their rating
+    history is moved a day back, in the format SQLAlchemy stores times in SQLite."""
+    with sqlite3.connect(database_file(base)) as db:
+        rows = db.execute(
+            "SELECT h.id, h.finished_at FROM rating_history h JOIN users u ON u.id = h.user_id"
+            " WHERE u.username IN (?, ?)",
+            names,
+        ).fetchall()
+        for row_id, moment in rows:
+            earlier = datetime.fromisoformat(moment) - timedelta(days=1)
+            db.execute(
+                "UPDATE rating_history SET finished_at = ? WHERE id = ?",
+                (earlier.strftime("%Y-%m-%d %H:%M:%S.%f"), row_id),
+            )
 
 
 def rated_game(loser: User, winner: User) -> int:
-    """A rated 9×9 game: `loser` creates it as Black, `winner` joins, both confirm, six moves are played and
-    Black resigns on its turn. Its id."""
+    """A rated 9×9 game: `loser` creates it as Black, `winner` joins, both confirm, the `OPENING` is played
+    and Black resigns on its turn. Its id."""
     gid = start_game([loser, winner], {"size": 9, "rated": True})
     for n, point in enumerate(OPENING):
         (loser, winner)[n % 2].call("POST", f"/games/{gid}/moves", {"move": point})
@@ -59,6 +90,8 @@ def test_a_rated_game_moves_both_profiles_and_the_leaderboard_ranks_them(
     for n in range(1, SETTLING_GAMES + 1):
         loser, winner = (alice, bob) if n % 4 == 0 else (bob, alice)
         rated_game(loser, winner)
+        if n % PAIR_ALLOWANCE == 0:
+            a_day_later(server, (alice.name, bob.name))
 
     # alice opens her page from the nav bar, bob his by its address.
     page = alice.page
@@ -95,7 +128,7 @@ def test_a_rated_game_moves_both_profiles_and_the_leaderboard_ranks_them(
     bob_recent = bob.page.locator(f'#recent-games li[data-game="{last}"]')
     expect(bob_recent.locator(".tag.outcome")).to_have_text("lost")
     expect(bob_recent.locator(".result-line")).to_have_text("White wins by resignation")
-    expect(bob_recent).to_contain_text("Go · 9×9 · rated · 7 moves")
+    expect(bob_recent).to_contain_text(f"Go · 9×9 · rated · {len(OPENING) + 1} moves")
 
     # Hovering (or focusing) another point shows that game's value; the point links to the game.
     first_point = page.locator('.rating[data-kind-key="go-9"] .rating-graph .point').first
@@ -108,6 +141,10 @@ def test_a_rated_game_moves_both_profiles_and_the_leaderboard_ranks_them(
     first_point.click()
     expect(page).to_have_url(re.compile(rf"/games/{first_game}$"))
     expect(page.locator(".board")).to_be_visible()
+    # The game page says the game was rated, and by how much each rating moved.
+    expect(page.locator("#rating-note")).to_have_text(
+        re.compile(rf"^Rated, Go 9×9: {bob.name} 1500 → \d+ \(−\d+\), {alice.name} 1500 → \d+ \(\+\d+\)\.$")
+    )
     # ... and the game page's player names lead back to the profiles.
     page.locator(".members a", has_text=bob.name).click()
     expect(page).to_have_url(re.compile(rf"/users/{bob.name}$"))

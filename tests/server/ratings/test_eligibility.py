@@ -11,9 +11,10 @@ from fastapi.testclient import TestClient
 
 from miai.server.game_options import load_options
 from miai.server.ratings.eligibility import (
-    MIN_RATED_MOVES,
+    MOVES,
+    SETUP,
     Seated,
-    moves_played,
+    moves_by_team,
     setup_unrated_reason,
     unrated_reason,
 )
@@ -22,16 +23,23 @@ from tests.server.conftest import register
 from tests.server.ratings.test_ratings_api import OPENING, game, ratings
 
 
-def test_a_resignation_before_the_sixth_move_moves_no_rating(client: TestClient) -> None:
+def test_a_resignation_before_each_side_played_its_share_moves_no_rating(client: TestClient) -> None:
     alice, bob = register(client, "alice"), register(client, "bob")
-    for played in (0, 1, MIN_RATED_MOVES - 1):
+    for played in (0, 1, len(OPENING["go"]) - 1):
         gid = game(bob, alice)
         for ply, move in enumerate(OPENING["go"][:played]):
             (bob if ply % 2 == 0 else alice).ok(f"/api/v1/games/{gid}/moves", {"move": move})
         resigner = bob if played % 2 == 0 else alice
         resigner.ok(f"/api/v1/games/{gid}/resign", {})
-        assert bob.get(f"/api/v1/games/{gid}").json()["status"] == "finished"
+        finished = bob.get(f"/api/v1/games/{gid}").json()
+        assert finished["status"] == "finished"
         assert ratings(alice) == {} and ratings(bob) == {}, played
+        assert finished["rating"] == {
+            "rated": False,
+            "kind_key": "go-9",
+            "reason": "each side must play at least 10 moves (passes not counted) for the game to be rated",
+            "changes": [],
+        }
     gid = game(bob, alice)
     for ply, move in enumerate(OPENING["go"]):
         (bob if ply % 2 == 0 else alice).ok(f"/api/v1/games/{gid}/moves", {"move": move})
@@ -66,21 +74,30 @@ def go(**options: Any) -> Any:
     return load_options("go", {"size": 19, "rated": True, **options})
 
 
+def reason(options: Any, players: list[Seated], moves: dict[int, int], bots_vs_people: bool = False) -> str:
+    """The rule and reason `unrated_reason` gives, as "rule: reason" ("" when the game counts)."""
+    found = unrated_reason("go", options, players, moves, bots_vs_people)
+    return "" if found is None else f"{found[0]}: {found[1]}"
+
+
 def test_the_rule_for_players_moves_and_setup() -> None:
-    enough = MIN_RATED_MOVES
-    assert unrated_reason("go", go(), [PERSON, OTHER], enough, False) is None
-    assert unrated_reason("go", go(rated=False), [PERSON, OTHER], enough, False) == "the game is not rated"
-    assert "different accounts" in (unrated_reason("go", go(), [PERSON, PERSON], enough, False) or "")
-    assert "different accounts" in (unrated_reason("go", go(), [PERSON], enough, False) or "")
+    enough = {1: 20, 2: 20}  # 19x19: 20 moves a side
+    assert reason(go(), [PERSON, OTHER], enough) == ""
+    assert reason(go(rated=False), [PERSON, OTHER], enough) == f"{SETUP}: the game is not rated"
+    assert "different accounts" in reason(go(), [PERSON, PERSON], enough)
+    assert "different accounts" in reason(go(), [PERSON], enough)
     guest = Seated(3, True, False, False)
-    assert "guests" in (unrated_reason("go", go(), [PERSON, guest], enough, False) or "")
+    assert "guests" in reason(go(), [PERSON, guest], enough)
     computer = Seated(4, False, True, False)
-    assert "computer" in (unrated_reason("go", go(), [computer, PERSON], enough, False) or "")
+    assert "computer" in reason(go(), [computer, PERSON], enough)
     bot, other_bot = Seated(5, False, False, True), Seated(6, False, False, True)
-    assert "operator" in (unrated_reason("go", go(), [bot, PERSON], enough, False) or "")
-    assert unrated_reason("go", go(), [bot, PERSON], enough, True) is None
-    assert unrated_reason("go", go(), [bot, other_bot], enough, False) is None
-    assert "fewer than" in (unrated_reason("go", go(), [PERSON, OTHER], enough - 1, False) or "")
+    assert "operator" in reason(go(), [bot, PERSON], enough)
+    assert reason(go(), [bot, PERSON], enough, bots_vs_people=True) == ""
+    assert reason(go(), [bot, other_bot], enough) == ""
+    for short in ({1: 20, 2: 19}, {1: 19, 2: 20}, {1: 20}, {}):
+        assert reason(go(), [PERSON, OTHER], short).startswith(f"{MOVES}: each side must play at least 20")
+    assert reason(go(size=9), [PERSON, OTHER], {1: 10, 2: 10}) == ""
+    assert reason(go(size=13), [PERSON, OTHER], {1: 15, 2: 14}).startswith(f"{MOVES}: ")
     assert "practice" in (setup_unrated_reason("go", go(mode="local")) or "")
     assert setup_unrated_reason("go", go(handicap=9, komi=[0.5])) is None
     assert "handicap" in (setup_unrated_reason("go", go(handicap=12)) or "")
@@ -116,7 +133,8 @@ def test_every_caller_of_lobby_create_is_refused_a_rated_game_that_cannot_count(
     assert alice.get(f"/api/v1/games/{game_id}").json()["options"]["rated"] is True
 
 
-def test_resignations_and_timeouts_are_not_moves() -> None:
-    left = [{"team": 1, "how": "resign"}, {"team": 3, "how": "timeout"}]
-    assert moves_played(9, {"left": left}) == 7
-    assert moves_played(9, {"left": []}) == moves_played(9, {}) == 9
+def test_passes_resignations_and_timeouts_are_not_moves() -> None:
+    record = [(1, "D4"), (2, "pass"), (1, "autopass"), (2, "Q16"), (1, "resign"), (2, "timeout"), (0, "draw")]
+    assert moves_by_team(record) == {1: 1, 2: 1}
+    assert moves_by_team([(2, "swap"), (1, "a1")]) == {2: 1, 1: 1}  # Hex's swap is a move
+    assert moves_by_team([]) == {}

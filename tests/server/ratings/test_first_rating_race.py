@@ -13,7 +13,6 @@ from sqlalchemy import select
 
 from miai.server.app import create_app
 from miai.server.game_options import load_options
-from miai.server.ratings.eligibility import MIN_RATED_MOVES
 from miai.server.ratings.store import record_game
 from miai.server.storage.db import make_engine, sessions
 from miai.server.storage.models import Game, UserRating
@@ -21,7 +20,7 @@ from tests.server.conftest import fresh_database, make_settings, register
 from tests.server.ratings.test_ratings_api import game
 
 BLACK_LOSES = {"ranking": [[2], [1]], "left": [{"team": 1, "how": "resign"}]}
-PLIES = MIN_RATED_MOVES + 1  # the opening, then Black's resignation
+MOVES = {1: 20, 2: 20}  # each side's moves: more than a rated game needs
 
 
 async def _both_at_once(
@@ -36,11 +35,9 @@ async def _both_at_once(
             now = datetime.now(UTC)
             g1, g2 = await one.get_one(Game, first_game), await two.get_one(Game, second_game)
             o1, o2 = load_options(g1.kind, g1.options), load_options(g2.kind, g2.options)
-            await record_game(one, g1, o1, seats[0], BLACK_LOSES, now, PLIES, False)
+            await record_game(one, g1, o1, seats[0], BLACK_LOSES, now, MOVES, False)
             await one.flush()  # alice's first rating row exists, uncommitted
-            late = asyncio.create_task(
-                record_game(two, g2, o2, seats[1], BLACK_LOSES, now, PLIES, False)
-            )
+            late = asyncio.create_task(record_game(two, g2, o2, seats[1], BLACK_LOSES, now, MOVES, False))
             await asyncio.sleep(0.3)
             await one.commit()
             await asyncio.wait_for(late, 10)

@@ -13,7 +13,8 @@ from sqlalchemy.exc import OperationalError
 
 from miai.cli import main
 from miai.server.identity.admins import set_admin
-from miai.server.ratings.eligibility import MIN_RATED_MOVES
+from miai.server.play.options import load_options
+from miai.server.ratings.eligibility import min_moves_each
 from miai.server.storage import repo
 from miai.server.storage.models import User, UserRating
 from tests.server.conftest import Player, register
@@ -30,13 +31,23 @@ def game(black: Player, white: Player, **options: Any) -> int:
     return gid
 
 
-# Six moves of Go and of Hex that capture nothing: a rated game needs MIN_RATED_MOVES moves
-OPENING = {"go": ["C3", "G7", "C7", "G3", "E5", "E3"], "hex": ["c3", "g7", "c7", "g3", "e5", "e3"]}
-assert all(len(moves) == MIN_RATED_MOVES for moves in OPENING.values())
+# Moves of Go and 11x11 Hex that capture nothing and win nothing, as many as a rated game needs of each side
+# (eligibility.min_moves_each: 10 on 9x9, 20 on 19x19, 5 on Hex), Black first
+BLACK_9 = ["C3", "C7", "E5", "A3", "B3", "D3", "F3", "H3", "J3", "A4"]
+WHITE_9 = ["G7", "G3", "E3", "A7", "B7", "D7", "F7", "H7", "J7", "A6"]
+OPENING = {
+    "go": [m for pair in zip(BLACK_9, WHITE_9, strict=True) for m in pair],
+    "go-19": [m for c in "ABCDEFGHJKLMNOPQRST" for m in (f"{c}4", f"{c}16")] + ["K5", "K15"],
+    "hex": ["c3", "g7", "c7", "g3", "e5", "e3", "a1", "k11", "b1", "j11"],
+}
+assert len(OPENING["go"]) == 2 * min_moves_each("go", load_options("go", {"size": 9}))
+assert len(OPENING["go-19"]) == 2 * min_moves_each("go", load_options("go", {"size": 19}))
+assert len(OPENING["hex"]) == 2 * min_moves_each("hex", load_options("hex", {"size": 11}))
 
 
 def play_opening(players: list[Player], gid: int, kind: str = "go") -> None:
-    """MIN_RATED_MOVES moves, each by the player on move (`players`: everyone seated)."""
+    """The `OPENING` of `kind`: each side's share of a rated game, each move by the player on move
+    (`players`: everyone seated)."""
     by_id = {p.user_id: p for p in players}
     for move in OPENING[kind]:
         on_move = players[0].get(f"/api/v1/games/{gid}").json()["to_move"]["user_id"]
@@ -46,7 +57,7 @@ def play_opening(players: list[Player], gid: int, kind: str = "go") -> None:
 def black_resigns(black: Player, white: Player, **options: Any) -> int:
     """A game that counts for ratings, when rated: the opening played, then Black resigns."""
     gid = game(black, white, **options)
-    play_opening([black, white], gid)
+    play_opening([black, white], gid, "go-19" if options.get("size") == 19 else "go")
     black.ok(f"/api/v1/games/{gid}/resign", {})
     return gid
 
@@ -112,7 +123,7 @@ def test_other_kinds_and_team_games_have_their_own_keys(client: TestClient) -> N
         player.ok(f"/api/v1/games/{gid}/confirm")
     by_id = {p.user_id: p for p in players}
     play_opening(players, gid)
-    white_moves = iter(["A5", "A7", "A9"])
+    white_moves = iter(["H5", "J5", "G5"])
     while (snapshot := players[0].get(f"/api/v1/games/{gid}").json())["status"] == "active":
         on_move = by_id[snapshot["to_move"]["user_id"]]
         if on_move in players[:2]:  # Black's players resign one after the other
@@ -224,10 +235,22 @@ def test_a_corrected_result_moves_the_ratings_with_it(client: TestClient) -> Non
     assert corrected["winners"] == [2]
     assert ratings(white)["go-9"]["rating"] > 1500 > ratings(black)["go-9"]["rating"]
     assert ratings(black)["go-9"]["games"] == 1 and len(ratings(black)["go-9"]["history"]) == 1
+    # The game and its event say the replayed changes: White up, Black down
+    rating = black.get(f"/api/v1/games/{gid}").json()["rating"]
+    assert [(c["team"], c["after"]) for c in rating["changes"]] == [
+        (1, ratings(black)["go-9"]["rating"]),
+        (2, ratings(white)["go-9"]["rating"]),
+    ]
+    events = black.get(f"/api/v1/games/{gid}/events?since=0").json()["events"]
+    assert next(e for e in events if e["t"] == "result_corrected")["d"]["rating"] == rating
 
 
 def set_ratings(
-    client: TestClient, values: dict[str, tuple[float, float]], bots: set[str], key: str = "go-19"
+    client: TestClient,
+    values: dict[str, tuple[float, float]],
+    bots: set[str],
+    key: str = "go-19",
+    games: int = 30,
 ) -> None:
     async def write() -> None:
         async with client.app.state.sessions() as db:  # type: ignore[attr-defined]
@@ -243,7 +266,7 @@ def set_ratings(
                         rating=rating,
                         deviation=deviation,
                         volatility=0.06,
-                        games=30,
+                        games=games,
                         updated_at=now,
                     )
                 )

@@ -17,8 +17,8 @@ from miai.server.ratings.store import recompute, record_game
 from miai.server.storage.db import make_engine, sessions
 from miai.server.storage.models import Game, RatingChange, UserRating
 from tests.server.conftest import register
-from tests.server.ratings.test_first_rating_race import BLACK_LOSES, PLIES
-from tests.server.ratings.test_ratings_api import black_resigns, game, ratings, rows
+from tests.server.ratings.test_first_rating_race import BLACK_LOSES, MOVES
+from tests.server.ratings.test_ratings_api import black_resigns, game, play_opening, ratings, rows
 from tests.server.test_endings import seki_moves
 
 
@@ -33,9 +33,9 @@ async def _result_during_recompute(url: str, gid: int, seats: dict[tuple[int, in
             options = load_options(finished.kind, finished.options)
             finished.status, finished.result = "finished", BLACK_LOSES
             changes = await record_game(
-                storing, finished, options, seats, BLACK_LOSES, datetime.now(UTC), PLIES, False
+                storing, finished, options, seats, BLACK_LOSES, datetime.now(UTC), MOVES, False
             )
-            assert changes, "the game counts for ratings"
+            assert changes["rated"], "the game counts for ratings"
             await storing.flush()
             rebuild = asyncio.create_task(recompute(recomputing, "go-9", datetime.now(UTC)))
             await asyncio.sleep(0.5)  # the recompute has started and waits, or (unlocked) read the history
@@ -50,6 +50,7 @@ def test_a_result_stored_during_a_recompute_is_counted_once(client: TestClient) 
     ann, ben = register(client, "ann"), register(client, "ben")
     black_resigns(ben, ann)
     late = game(ben, ann)
+    play_opening([ben, ann], late)  # stored moves: a recompute checks them again
     _shift_ratings(client, 100.0)  # as after a change of the formula: the recompute rewrites every rating
     url = client.app.state.settings.effective_database_url  # type: ignore[attr-defined]
     seats = {(1, 0): ben.user_id, (2, 0): ann.user_id}

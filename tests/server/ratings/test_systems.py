@@ -111,9 +111,12 @@ def test_ranks_come_from_the_results_ranking() -> None:
     assert team_ranks({"ranking": [[1]]}, [1, 2]) is None  # a team left unranked: not rated
 
 
-def test_new_ratings_are_provisional_until_the_deviation_is_small() -> None:
+def test_new_ratings_are_provisional_until_the_deviation_is_small_and_ten_games_are_played() -> None:
     assert provisional("glicko2", GLICKO_START) and not provisional("glicko2", Rating(1500, 109.9, 0.06))
     assert provisional("openskill", OPENSKILL_START) and not provisional("openskill", Rating(25, 4.9))
+    assert provisional("glicko2", Rating(1500, 60, 0.06), games=9)  # a small RD after a few lucky games
+    assert not provisional("glicko2", Rating(1500, 60, 0.06), games=10)
+    assert provisional("openskill", Rating(25, 4.9), games=9)
     played = GLICKO_START
     for _ in range(3):
         played = glicko2_game(played, GLICKO_START, 1.0)

@@ -12,11 +12,7 @@ from miai.server.api.views import rating_view
 from miai.server.errors import BadInput, NotFound
 from miai.server.ratings.kind_keys import go_size_class, known_key, system_of
 from miai.server.ratings.suggest import suggest
-from miai.server.ratings.systems import (
-    PROVISIONAL_DEVIATION,
-    PROVISIONAL_SIGMA,
-    start,
-)
+from miai.server.ratings.systems import MIN_ESTABLISHED_GAMES, provisional_deviation, start
 from miai.server.storage import ratings as store
 from miai.server.storage import repo
 from miai.server.storage.models import User, UserRating
@@ -67,12 +63,9 @@ async def leaderboard(
     if not known_key(kind_key):
         raise NotFound(f"no ratings {kind_key!r}: keys are go-9, go-13, go-19, go-multi, amazons, hex, tanbo")
     system = system_of(kind_key)
-    order: Any
-    if system == "glicko2":
-        order, limit_at = UserRating.rating, PROVISIONAL_DEVIATION
-    else:
-        order, limit_at = UserRating.rating - 3 * UserRating.deviation, PROVISIONAL_SIGMA
-    rows = await store.leaderboard(db, kind_key, order, limit_at, limit)
+    order: Any = UserRating.rating if system == "glicko2" else UserRating.rating - 3 * UserRating.deviation
+    limit_at = provisional_deviation(system)  # systems.provisional, in SQL
+    rows = await store.leaderboard(db, kind_key, order, limit_at, MIN_ESTABLISHED_GAMES, limit)
     return {
         "kind_key": kind_key,
         "system": system,

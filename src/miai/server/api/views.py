@@ -35,7 +35,7 @@ def rating_view(row: UserRating) -> dict[str, Any]:
         "rating": round(row.rating, 2),
         "deviation": round(row.deviation, 2),
         "volatility": None if row.volatility is None else round(row.volatility, 6),
-        "provisional": provisional(system, rating),
+        "provisional": provisional(system, rating, row.games),
         "games": row.games,
     }
     if system == "glicko2" and row.kind_key.startswith("go-"):

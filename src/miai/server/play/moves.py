@@ -18,9 +18,10 @@ from miai.server.notify import bell
 from miai.server.notify.mailer import Mailer
 from miai.server.play.clocks import clock_from, clock_json, starting_clocks
 from miai.server.play.judging import Judging
-from miai.server.play.kinds import table_of
+from miai.server.play.kinds import Table, table_of
 from miai.server.play.stream import CommandStream, Live, Tx, bots_of, seat_map
 from miai.server.play.views import recorded_move
+from miai.server.ratings.eligibility import moves_by_team
 from miai.server.ratings.store import record_game
 from miai.server.storage import repo
 from miai.server.storage.models import GamePlayer, User
@@ -172,11 +173,14 @@ class Moves:
         if state.is_over:
             result = await table.result(state, self.judging)
             tx.changes.update(status="finished", result=result, finished_at=now, deadline_at=None)
-            # Rated: the ratings move in this transaction, with the result, or neither does.
-            if result is not None and table.options.rated:  # ratings/eligibility.py: does it count
-                allowed = self.bots_rated_vs_people
-                await record_game(tx.db, game, table.options, live.seats, result, now, state.plies, allowed)
-            tx.event("finished", {"result": result})
+            # Rated: the ratings move in this transaction, with the result, or neither does; a game created
+            # rated that does not count (ratings/eligibility.py) is recorded with its reason.
+            rating = None
+            if result is not None:
+                moves = moves_by_team(_record(table, state)) if table.options.rated else {}
+                seats, allowed = live.seats, self.bots_rated_vs_people
+                rating = await record_game(tx.db, game, table.options, seats, result, now, moves, allowed)
+            tx.event("finished", {"result": result, "rating": rating})
             users = await repo.users_by_ids(tx.db, list(set(live.seats.values())))
             teams = {uid: team for (team, _), uid in live.seats.items()}
             for u in users.values() if live.between_people() else ():
@@ -235,6 +239,15 @@ class Moves:
             if offers >= {c + 1 for c in state.active_colours}:
                 await self.record(tx, live, state.agreed_draw())
             return {"ok": True, "teams": sorted(offers)}
+
+
+def _record(table: Table, state: Any) -> list[tuple[int, str]]:
+    """The whole game as (team, stored move text), from the state's ancestry (this command's moves and the
+    earlier ones, some perhaps not stored yet: their group is still open)."""
+    root = state
+    while root.parent is not None:
+        root = root.parent
+    return [(step.team, step.text) for step in table.steps(root, state)]
 
 
 def _played(live: Live, text: str, ahead: tuple[Live, Any] | None) -> Any:

@@ -16,6 +16,7 @@ from miai.server.play.kinds import table_of
 from miai.server.play.privacy import Reader
 from miai.server.play.stream import CommandStream
 from miai.server.play.views import recorded_move
+from miai.server.ratings.verdicts import game_rating
 from miai.server.storage import repo
 from miai.server.storage.models import Game, GamePlayer, SeatRemoval, User
 
@@ -70,6 +71,7 @@ async def snapshot(
         "clocks": game.clocks,
         "to_move": game.to_move,
         "result": game.result,
+        "rating": await game_rating(db, game),  # rated, with each change, or why not (finished games)
         "challenge_to": game.challenge_to,
         "challenge_to_name": users[game.challenge_to].username if game.challenge_to in users else None,
         "match_id": game.match_id,

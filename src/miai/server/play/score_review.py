@@ -12,6 +12,7 @@ from miai.server.play.kinds import table_of
 from miai.server.play.stream import CommandStream
 from miai.server.play.views import final_result
 from miai.server.ratings.store import recompute_game
+from miai.server.ratings.verdicts import game_rating
 from miai.server.storage import repo
 from miai.server.storage.models import ScoreFlag, User
 
@@ -78,5 +79,6 @@ class ScoreReview:
             for flag in await repo.open_flags(tx.db, game_id):
                 flag.resolved_by, flag.resolved_at = admin.id, now
                 flag.resolution = note[:2000] or "dead stones corrected"
-            tx.event("result_corrected", {"result": result, "by": admin.username})
+            rating = await game_rating(tx.db, game)  # the replayed changes, as the snapshot shows them
+            tx.event("result_corrected", {"result": result, "by": admin.username, "rating": rating})
             return {"ok": True, "result": result}

@@ -28,6 +28,7 @@ from miai.server.play.kinds import GoTable, Step
 from miai.server.play.preview import cells_of
 from miai.server.play.stream import CommandStream
 from miai.server.play.views import AUTO_PASS, recorded_move
+from miai.server.ratings.verdicts import created_unrated
 from miai.server.storage.models import User
 from miai.server.storage.uploads import NewRecord, store_record
 
@@ -167,7 +168,7 @@ async def store_upload(stream: CommandStream, user: User, upload: Upload) -> int
     for step in upload.steps:
         move = recorded_move(step.state.plies, step.team, step.seat, step.text, None)
         events.append(("move", {**move, "position": table.position(step.state, event=True)}))
-    events.append(("finished", {"result": upload.result}))
+    events.append(("finished", {"result": upload.result, "rating": created_unrated("go", upload.options)}))
     game = {
         "kind": "go",
         "status": "finished",

@@ -8,27 +8,46 @@ farm rating points from a second account, a guest, a throw-away game or a lopsid
 - bot accounts (`POST /me/bot`) and people do not sit together in a rated game unless the operator allows it
   (MIAI_BOTS_RATED_VS_PEOPLE): `bot_seating_reason`, checked when a challenge is made, at every seat, and
   again on the result (a player may switch to a bot mid-game);
-- at least `MIN_RATED_MOVES` moves played before a resignation or timeout ended it (OGS lets either player
-  cancel a game without result during its first 6 moves; lichess aborts a game unrated until both players
-  have moved): a resignation after one move is not rated;
+- every side has played its share before the game ended, however it ended (resignation, timeout, passes):
+  at least `min_moves_each` moves, passes not counted (lichess aborts a game unrated until both sides have
+  moved; OGS lets a game be cancelled during its first moves). A booster account that resigns, times out
+  or passes after a few moves hands out no rating: 10 moves on 9x9, 15 on 13x13, 20 on 19x19 (a quarter
+  of a 9x9 board's points, a ninth of 19x19's: real games are rarely decided sooner), half the side on
+  Hex (5, 6, 9: a win takes a whole side), 10 in Amazons and Tanbo;
+- at most `RATED_GAMES_PER_PAIR` rated games of one kind key between the same two opponents within
+  `PAIR_WINDOW`: later ones are stored unrated, so that a booster's account hands out a few games' worth
+  a day, not hundreds. In team and multi-colour games every two players on different teams are a pair;
 - on a standard board: Go on 9x9, 13x13 or 19x19 (the sizes the kind keys are named after), other kinds on
   the sizes the kind suggests (Hex 11, 13, 19; Amazons and Tanbo have one size);
 - Hex with a fair opening (swap, or the centre-row ban): without one the first player wins with the centre
   stone, so the game tests nothing;
 - Go's komi and handicap within what real games use: komi 0..9 for every colour (the presets' 6.5 and
   7.5, 0.5 in handicap games, 0 without komi), at most 9 handicap stones (OGS's limit for ranked games).
+
+A game that does not count is recorded with its reason (`RULES`: which check refused it); `miai ratings
+recompute` checks the moves and the pair allowance again over the whole history (store.py).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
+from itertools import combinations
 from typing import Any
 
 from miai.core.hex import Opening
 from miai.server.game_options import GoOptions, KindOptions
 
-MIN_RATED_MOVES = 6
+GO_MOVES_EACH = {9: 10, 13: 15, 19: 20}  # by board size (the rated sizes)
+KIND_MOVES_EACH = {"amazons": 10, "tanbo": 10}  # Hex: half the board's side
+NOT_MOVES = frozenset({"pass", "autopass", "resign", "timeout", "draw"})  # stored texts that are no moves
+RATED_GAMES_PER_PAIR = 3
+PAIR_WINDOW = timedelta(hours=24)
+# Why a game marked rated did not count: `setup` (options, players, bots) is decided once, for good;
+# `moves` and `pair` are checked again by a recompute (the stored moves and the rated history decide them).
+SETUP, MOVES, PAIR = "setup", "moves", "pair"
+RULES = (SETUP, MOVES, PAIR)
 RATED_GO_SIZES = frozenset({9, 13, 19})
 RATED_KOMI = (0.0, 9.0)
 MAX_RATED_HANDICAP = 9
@@ -92,23 +111,72 @@ def bot_seating_reason(rated: bool, bot_flags: Sequence[bool], bots_vs_people: b
     return None
 
 
-def moves_played(plies: int, result: Mapping[str, Any]) -> int:
-    """The moves of a finished game (placements and passes): its plies less the resignations and
-    timeouts, which the stored result lists under `left`."""
-    left = result.get("left")
-    return plies - (len(left) if isinstance(left, list) else 0)
+def min_moves_each(kind: str, options: GoOptions | KindOptions) -> int:
+    """The moves every side must have played for the game to be rated (passes not counted)."""
+    if isinstance(options, GoOptions):
+        return GO_MOVES_EACH.get(options.size, options.size + 1)
+    if kind == "hex":
+        size = options.game.get("size", 11)
+        return max(1, size // 2) if isinstance(size, int) else 1
+    return KIND_MOVES_EACH.get(kind, 10)
+
+
+def moves_by_team(record: Iterable[tuple[int, str]]) -> dict[int, int]:
+    """Team -> its moves in a game's record of (team, stored move text): stones and pieces placed and
+    Hex's swap, not passes, resignations, timeouts or an agreed draw."""
+    counts: dict[int, int] = {}
+    for team, text in record:
+        if text not in NOT_MOVES:
+            counts[team] = counts.get(team, 0) + 1
+    return counts
+
+
+def short_game_reason(kind: str, options: GoOptions | KindOptions, moves: Mapping[int, int]) -> str | None:
+    """Why a game is too short to be rated (None: every team played enough); `moves`: `moves_by_team`."""
+    needed = min_moves_each(kind, options)
+    if any(moves.get(team, 0) < needed for team in range(1, options.teams + 1)):
+        return f"each side must play at least {needed} moves (passes not counted) for the game to be rated"
+    return None
+
+
+def opponent_pairs(teams: Mapping[int, Sequence[int]]) -> set[tuple[int, int]]:
+    """Every two accounts on different teams, as (lower id, higher id)."""
+    seated = [(team, user) for team, members in teams.items() for user in members]
+    return {(min(a, b), max(a, b)) for (ta, a), (tb, b) in combinations(seated, 2) if ta != tb and a != b}
+
+
+def pair_reason(games_before: Mapping[tuple[int, int], int]) -> str | None:
+    """Why a game is over the pair allowance (None: it is not); `games_before`: per opponent pair, the
+    rated games of the key between them within `PAIR_WINDOW` before this one."""
+    if any(n >= RATED_GAMES_PER_PAIR for n in games_before.values()):
+        hours = round(PAIR_WINDOW.total_seconds() / 3600)
+        return (
+            f"only the first {RATED_GAMES_PER_PAIR} rated games between the same two players "
+            f"in {hours} hours count"
+        )
+    return None
 
 
 def unrated_reason(
     kind: str,
     options: GoOptions | KindOptions,
     players: Sequence[Seated],
-    moves: int,
+    moves: Mapping[int, int],
     bots_vs_people: bool,
+) -> tuple[str, str] | None:
+    """Why a finished game does not count for ratings, as (rule, reason), before the pair allowance
+    (None: it may count). `players`: every seat's account (a player in two seats appears twice); `moves`:
+    `moves_by_team`; `bots_vs_people`: the operator's MIAI_BOTS_RATED_VS_PEOPLE."""
+    fixed = _setup_and_players(kind, options, players, bots_vs_people)
+    if fixed is not None:
+        return SETUP, fixed
+    short = short_game_reason(kind, options, moves)
+    return (MOVES, short) if short is not None else None
+
+
+def _setup_and_players(
+    kind: str, options: GoOptions | KindOptions, players: Sequence[Seated], bots_vs_people: bool
 ) -> str | None:
-    """Why a finished game does not count for ratings (None: it does). `players`: every seat's account
-    (a player in two seats appears twice); `moves`: `moves_played`; `bots_vs_people`: the operator's
-    MIAI_BOTS_RATED_VS_PEOPLE."""
     setup = setup_unrated_reason(kind, options)
     if setup is not None:
         return setup
@@ -119,9 +187,4 @@ def unrated_reason(
         return "guests are never rated"
     if any(p.is_computer for p in players):
         return "games against the computer are never rated"
-    mixed = bot_seating_reason(True, [p.is_bot for p in players], bots_vs_people)
-    if mixed is not None:
-        return mixed
-    if moves < MIN_RATED_MOVES:
-        return f"a game of fewer than {MIN_RATED_MOVES} moves is not rated"
-    return None
+    return bot_seating_reason(True, [p.is_bot for p in players], bots_vs_people)

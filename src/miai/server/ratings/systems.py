@@ -10,7 +10,9 @@
 
 A `Rating` is (rating, deviation, volatility): Glicko's r, RD and sigma, or OpenSkill's mu and sigma (no
 volatility). A rating is provisional while its deviation is large: RD >= 110 (lichess's threshold) or
-OpenSkill sigma >= 5 (8.33 at the start: about twenty one-on-one games, fewer with more teams).
+OpenSkill sigma >= 5 (8.33 at the start: about twenty one-on-one games, fewer with more teams), and while
+it has fewer than `MIN_ESTABLISHED_GAMES` rated games (a few wins over established players bring a new RD
+down fast). Provisional ratings are on no leaderboard.
 """
 
 from __future__ import annotations
@@ -32,6 +34,7 @@ MAX_DEVIATION = 350.0
 MAX_VOLATILITY = 0.1
 PROVISIONAL_DEVIATION = 110.0
 PROVISIONAL_SIGMA = 5.0
+MIN_ESTABLISHED_GAMES = 10
 
 
 @dataclass(frozen=True)
@@ -50,9 +53,14 @@ def start(system: System) -> Rating:
     return GLICKO_START if system == "glicko2" else OPENSKILL_START
 
 
-def provisional(system: System, rating: Rating) -> bool:
-    limit = PROVISIONAL_DEVIATION if system == "glicko2" else PROVISIONAL_SIGMA
-    return rating.deviation >= limit
+def provisional_deviation(system: System) -> float:
+    """The deviation from which a rating is provisional."""
+    return PROVISIONAL_DEVIATION if system == "glicko2" else PROVISIONAL_SIGMA
+
+
+def provisional(system: System, rating: Rating, games: int = MIN_ESTABLISHED_GAMES) -> bool:
+    """Whether a rating after `games` rated games is provisional (not yet established)."""
+    return rating.deviation >= provisional_deviation(system) or games < MIN_ESTABLISHED_GAMES
 
 
 class _Player(glicko2.Player):  # type: ignore[misc]  # the package has no type hints

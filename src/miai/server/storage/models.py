@@ -345,6 +345,20 @@ class RatingChange(Base):
     volatility_after: Mapped[float | None] = mapped_column(Double, default=None)
 
 
+class UnratedGame(Base):
+    """A game created rated whose result moved no rating, and why (server/ratings/eligibility.py): the game
+    page says so, and `miai ratings recompute` checks the `moves` and `pair` rules of these games again."""
+
+    __tablename__ = "unrated_games"
+    __table_args__ = (Index("ix_unrated_games_kind_key", "kind_key", "rule"),)
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), primary_key=True)
+    kind_key: Mapped[str] = mapped_column(String(24))
+    rule: Mapped[str] = mapped_column(String(8))  # setup | moves | pair
+    reason: Mapped[str] = mapped_column(String(200))
+    decided_at: Mapped[datetime]
+
+
 class Notification(Base):
     """An in-page notification for a member (storage/notifications.py): your turn, a challenge, a result.
     Kept per user up to a cap, newest first; a user's unread "your turn" is one per game."""

@@ -1,4 +1,5 @@
-"""SQL of the ratings: current ratings (locked while a result is stored), history rows, leaderboards."""
+"""SQL of the ratings: current ratings (locked while a result is stored), history rows, unrated games,
+leaderboards."""
 
 from __future__ import annotations
 
@@ -7,11 +8,20 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, delete, false, func, select, tuple_
+from sqlalchemy import Select, and_, delete, false, func, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import aliased
 
-from miai.server.storage.models import Game, GamePlayer, RatingChange, User, UserRating
+from miai.server.storage.models import (
+    Game,
+    GameMove,
+    GamePlayer,
+    RatingChange,
+    UnratedGame,
+    User,
+    UserRating,
+)
 
 
 async def create_missing_ratings(
@@ -120,6 +130,99 @@ async def drop_ratings_without_history(db: AsyncSession, key: str, user_ids: Seq
     await db.execute(stale)
 
 
+async def drop_unplayed_ratings(db: AsyncSession, key: str, user_ids: Sequence[int]) -> None:
+    """The rows `create_missing_ratings` made for a game that then did not count (no rated game yet)."""
+    unplayed = delete(UserRating).where(
+        UserRating.kind_key == key, UserRating.user_id.in_(list(user_ids)), UserRating.games == 0
+    )
+    await db.execute(unplayed)
+
+
+async def pair_games_since(
+    db: AsyncSession, key: str, user_ids: Sequence[int], since: datetime
+) -> dict[tuple[int, int], int]:
+    """(lower id, higher id) -> the rated games of `key` finished after `since` in which the two users,
+    both among `user_ids`, played on different teams."""
+    mine, theirs = aliased(RatingChange), aliased(RatingChange)
+    ids = sorted(set(user_ids))
+    query = (
+        select(mine.user_id, theirs.user_id, func.count())
+        .join(
+            theirs,
+            and_(theirs.game_id == mine.game_id, theirs.team != mine.team, theirs.user_id > mine.user_id),
+        )
+        .where(mine.kind_key == key, mine.user_id.in_(ids), mine.finished_at > since, theirs.user_id.in_(ids))
+        .group_by(mine.user_id, theirs.user_id)
+    )
+    return {(a, b): int(n) for a, b, n in (await db.execute(query)).all()}
+
+
+async def move_counts(
+    db: AsyncSession, game_ids: Sequence[int], not_moves: frozenset[str]
+) -> dict[int, dict[int, int]]:
+    """game id -> team -> its stored moves, leaving out the texts `not_moves` (passes, resignations...)."""
+    counts: dict[int, dict[int, int]] = {}
+    unique = sorted(set(game_ids))
+    for start in range(0, len(unique), 500):  # bounded IN lists
+        query = (
+            select(GameMove.game_id, GameMove.team, func.count())
+            .where(GameMove.game_id.in_(unique[start : start + 500]), GameMove.move.not_in(list(not_moves)))
+            .group_by(GameMove.game_id, GameMove.team)
+        )
+        for game_id, team, n in (await db.execute(query)).all():
+            counts.setdefault(game_id, {})[team] = int(n)
+    return counts
+
+
+async def seats_of_games(db: AsyncSession, game_ids: Sequence[int]) -> dict[int, dict[int, list[int]]]:
+    """game id -> team -> its players' user ids in seat order."""
+    seats: dict[int, dict[int, list[int]]] = {}
+    unique = sorted(set(game_ids))
+    for start in range(0, len(unique), 500):
+        query = (
+            select(GamePlayer.game_id, GamePlayer.team, GamePlayer.user_id)
+            .where(GamePlayer.game_id.in_(unique[start : start + 500]))
+            .order_by(GamePlayer.game_id, GamePlayer.team, GamePlayer.seat)
+        )
+        for game_id, team, user_id in (await db.execute(query)).all():
+            if team is not None:
+                seats.setdefault(game_id, {}).setdefault(team, []).append(user_id)
+    return seats
+
+
+async def unrated_of_key(db: AsyncSession, key: str, rules: Sequence[str]) -> list[UnratedGame]:
+    """The games of `key` recorded unrated under one of `rules`."""
+    query = select(UnratedGame).where(UnratedGame.kind_key == key, UnratedGame.rule.in_(list(rules)))
+    return list((await db.execute(query)).scalars())
+
+
+async def unrated_keys(db: AsyncSession, rules: Sequence[str]) -> list[str]:
+    """The keys with games recorded unrated under one of `rules`."""
+    query = select(UnratedGame.kind_key).where(UnratedGame.rule.in_(list(rules))).distinct()
+    return list((await db.execute(query)).scalars())
+
+
+async def changes_of_game(db: AsyncSession, game_id: int) -> list[RatingChange]:
+    """A rated game's rating changes, team by team."""
+    query = select(RatingChange).where(RatingChange.game_id == game_id)
+    return list((await db.execute(query.order_by(RatingChange.team, RatingChange.id))).scalars())
+
+
+async def unrated_game(db: AsyncSession, game_id: int) -> UnratedGame | None:
+    return await db.get(UnratedGame, game_id)
+
+
+async def mark_unrated(
+    db: AsyncSession, game_id: int, key: str, rule: str, reason: str, now: datetime
+) -> None:
+    """Record why a game created rated does not count (again, by a recompute: its latest reason)."""
+    row = await db.get(UnratedGame, game_id)
+    if row is None:
+        row = UnratedGame(game_id=game_id)
+        db.add(row)
+    row.kind_key, row.rule, row.reason, row.decided_at = key, rule, reason[:200], now
+
+
 def user_ratings_query(user_id: int) -> Select[Any]:
     return select(UserRating).where(UserRating.user_id == user_id).order_by(UserRating.kind_key)
 
@@ -150,22 +253,30 @@ async def unseen_private_games(db: AsyncSession, game_ids: Sequence[int], viewer
     return set((await db.execute(query)).scalars())
 
 
-def leaderboard_query(key: str, order: Any, provisional_at: float, limit: int) -> Select[UserRating, str]:
+def leaderboard_query(
+    key: str, order: Any, provisional_at: float, min_games: int, limit: int
+) -> Select[UserRating, str]:
     """The statement of `leaderboard` (bench/queries.py times it, a test EXPLAINs it)."""
     return (
         select(UserRating, User.username)
         .join(User, User.id == UserRating.user_id)
-        .where(UserRating.kind_key == key, UserRating.deviation < provisional_at, User.is_bot.is_(False))
+        .where(
+            UserRating.kind_key == key,
+            UserRating.deviation < provisional_at,
+            UserRating.games >= min_games,
+            User.is_bot.is_(False),
+        )
         .order_by(order.desc(), UserRating.user_id)
         .limit(limit)
     )
 
 
 async def leaderboard(
-    db: AsyncSession, key: str, order: Any, provisional_at: float, limit: int
+    db: AsyncSession, key: str, order: Any, provisional_at: float, min_games: int, limit: int
 ) -> list[tuple[UserRating, str]]:
-    """The established (non-provisional) ratings of `key` held by people, best first, with usernames."""
-    query = leaderboard_query(key, order, provisional_at, limit)
+    """The established ratings of `key` (a deviation under `provisional_at`, at least `min_games` rated
+    games) held by people, best first, with usernames."""
+    query = leaderboard_query(key, order, provisional_at, min_games, limit)
     return [(row[0], row[1]) for row in (await db.execute(query)).all()]
 
 

@@ -3,6 +3,7 @@ import { h } from './dom.js';
 import { deadMark, dameMark, sekiMark } from './board.js';
 import { countdown, endingText, LETTERS, presetTitle, clockText, secondsUntil } from './format.js';
 import { kindOf, resultHeadline } from './games/registry.js';
+import { kindKeyTitle } from './kindkeys.js';
 import { accountTag, playerLink } from './links.js';
 import { swatch, teamStyle } from './palette.js';
 
@@ -147,6 +148,18 @@ export function teamWord(palette, t, names = null) {
   if (names && names[t - 1]) return names[t - 1];
   const colour = teamStyle(palette, t).name;
   return colour.charAt(0).toUpperCase() + colour.slice(1);
+}
+
+/** A game created rated: whether it moved ratings, each player's change, or why it did not (the snapshot's
+ * `rating`, docs/api.md). Nothing for games created unrated. */
+export function ratingNote(snap) {
+  const r = snap.rating;
+  if (!r || !(snap.options && snap.options.rated)) return null;
+  if (!r.rated) return h('p.small.rating-note', { id: 'rating-note' }, `Not rated: ${r.reason}.`);
+  const name = (id) => (snap.players.find((p) => p.user_id === id) || {}).name || '?';
+  const signed = (n) => `${n < 0 ? '−' : '+'}${Math.abs(Math.round(n))}`;
+  const changes = r.changes.map((c) => `${name(c.user_id)} ${Math.round(c.before)} → ${Math.round(c.after)} (${signed(c.change)})`);
+  return h('p.small.rating-note', { id: 'rating-note' }, `Rated, ${kindKeyTitle(r.kind_key)}: ${changes.join(', ')}.`);
 }
 
 export function resultSection(snap, palette) {

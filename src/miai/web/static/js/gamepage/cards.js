@@ -2,7 +2,7 @@
 // score), and the rules with the SGF download.
 import { post } from '../api.js';
 import { clear, h, toast } from '../dom.js';
-import { markLegend, resultSection, rulesList, teamsList } from '../gameparts.js';
+import { markLegend, ratingNote, resultSection, rulesList, teamsList } from '../gameparts.js';
 import { isRecord, recordTeams } from '../uploaded.js';
 
 export class SideCards {
@@ -45,7 +45,7 @@ export class SideCards {
       },
     }), ' Show territory on the board');
     if (page.entry) {
-      clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, page.palette));
+      clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, page.palette), ratingNote(snap));
       return;
     }
     const me = snap.you;
@@ -54,7 +54,7 @@ export class SideCards {
     const scored = (snap.result.reason === 'passes' || snap.result.reason === 'move_limit') && snap.rules.dead_stones === 'auto';
     // Nothing to show on the board when nothing was counted (a resignation, a timeout, an agreed draw).
     const counted = (snap.result.territory || []).length > 0;
-    clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, page.palette),
+    clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, page.palette), ratingNote(snap),
       counted ? toggle : null, counted ? legend : null, player && scored ? this.flagForm() : null);
   }
 
