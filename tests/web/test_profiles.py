@@ -9,9 +9,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from datetime import datetime, timedelta
-from typing import Any
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, ViewportSize, expect
 

@@ -12,8 +12,8 @@ from sqlalchemy import select, update
 from sqlalchemy.exc import OperationalError
 
 from miai.cli import main
+from miai.server.game_options import load_options
 from miai.server.identity.admins import set_admin
-from miai.server.play.options import load_options
 from miai.server.ratings.eligibility import min_moves_each
 from miai.server.storage import repo
 from miai.server.storage.models import User, UserRating

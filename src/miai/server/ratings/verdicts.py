@@ -8,7 +8,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from miai.server.play.options import GoOptions, KindOptions, load_options
+from miai.server.game_options import GoOptions, KindOptions, load_options
 from miai.server.ratings.eligibility import setup_unrated_reason
 from miai.server.ratings.kind_keys import kind_key
 from miai.server.storage import ratings as repo
