@@ -2,7 +2,8 @@
 """Miai's everyday commands, usable on a fresh clone with nothing but Python 3.11.
 
     python3 dev.py run   [ARGS...]   start the server, or run `miai ARGS...` (creates .venv on first use)
-    python3 dev.py test  [PYTEST ARGS...]   ruff, mypy and the whole pytest suite, with branch coverage
+    python3 dev.py test  [PYTEST ARGS...]   ruff, mypy and the whole pytest suite on parallel workers (one per
+                                            core; MIAI_TEST_WORKERS=N to choose), with branch coverage
     python3 dev.py screenshots [DIR]   every page at desktop and phone size into docs/screenshots (or DIR);
                                        needs Chromium (tests/web/make_screenshots.py)
 
@@ -77,10 +78,25 @@ def main(argv: list[str]) -> int:
         print("$", " ".join(step[1:]), flush=True)
         if code := run(python, step):
             return code
-    code = run(python, ["-m", "coverage", "run", "-m", "pytest", *rest])
+    code = run(python, ["-m", "pytest", *parallel_options(rest), *rest])
     if code:
         return 0 if code == 5 and rest else code
     return report_coverage(python, enforce=not rest and os.environ.get("CI") == "true")
+
+
+def parallel_options(rest: list[str]) -> list[str]:
+    """Workers (pytest-xdist) and branch coverage gathered from each of them (pytest-cov combines the
+    workers' data into .coverage, which report_coverage reads). MIAI_TEST_WORKERS sets the number of
+    workers (default: one per core; 0 runs in this process, e.g. to use a debugger); `-n` among the
+    PYTEST ARGS leave the choice to them."""
+    options = ["--cov", "--cov-report="]
+    if any(arg.startswith(("-n", "--numprocesses")) for arg in rest):
+        return options
+    workers = os.environ.get("MIAI_TEST_WORKERS", "auto")
+    if workers != "auto" and not (workers.isdigit() and int(workers) <= 64):
+        sys.exit(f"MIAI_TEST_WORKERS must be 'auto' or a number of workers from 0 to 64, not {workers!r}")
+    # worksteal: idle workers take queued tests from busy ones, so one slow file does not end the run alone
+    return [*options, "-n", workers, "--dist", "worksteal"]
 
 
 def report_coverage(python: Path, enforce: bool) -> int:
