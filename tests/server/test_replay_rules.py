@@ -66,3 +66,35 @@ def test_a_retake_after_a_pass_is_refused_under_positional_superko() -> None:
     with pytest.raises(IllegalMove) as err:
         table.replay(state, RETAKE_AFTER_A_PASS[-1])
     assert err.value.reason is IllegalReason.SUPERKO
+
+
+def test_an_earlier_pass_does_not_excuse_a_retake_of_a_situation_a_play_made() -> None:
+    """The old rule ignored only the situations passes made: a pass long before an immediate retake changes
+    nothing, the retake repeats the situation Black's D1 made and was refused then as now."""
+    table = table_of("go", {"size": 7, "ko": "situational"})
+    state = table.new_state()
+    for text in ["G7", "pass", *IMMEDIATE_RETAKE[:-1]]:
+        state = table.replay(state, text)
+    with pytest.raises(IllegalMove) as err:
+        table.replay(state, IMMEDIATE_RETAKE[-1])
+    assert err.value.reason is IllegalReason.SUPERKO
+
+
+def test_a_record_from_outside_is_held_to_todays_rule() -> None:
+    """An upload is not a record this server stored: the retake after a pass is refused there."""
+    table = table_of("go", {"size": 7, "ko": "situational"})
+    state = table.new_state()
+    for text in RETAKE_AFTER_A_PASS[:-1]:
+        state = table.replay(state, text, stored=False)
+    with pytest.raises(IllegalMove) as err:
+        table.replay(state, RETAKE_AFTER_A_PASS[-1], stored=False)
+    assert err.value.reason is IllegalReason.SUPERKO
+
+
+def test_an_uploaded_record_that_breaks_situational_superko_is_refused() -> None:
+    from miai.server.play.uploads import BadRecord, read_upload
+
+    moves = ";B[bg];W[ag];B[cf];W[bf];B[dg];W[ga];B[];W[cg]"
+    assert read_upload(f"(;GM[1]FF[4]SZ[7]RU[AGA]{moves})".encode()).steps  # the line up to the retake
+    with pytest.raises(BadRecord, match=r"move 9 \(B1\)"):
+        read_upload(f"(;GM[1]FF[4]SZ[7]RU[AGA]{moves};B[bg])".encode())

@@ -22,7 +22,7 @@ from typing import Any
 
 from miai.core.clock import TeamClock
 from miai.core.errors import IllegalMove, IllegalReason
-from miai.core.go import TIMEOUT, GoState, KoRule, Pass, Resign, Timeout
+from miai.core.go import TIMEOUT, GoState, KoRule, Move, Place, Resign, Timeout
 from miai.core.go.vertex import format_move, parse_move
 from miai.core.registry import Board, GameKind, RecordedState
 from miai.formats.sgf.times import TimeLeft, TimeSystem
@@ -66,8 +66,10 @@ class Table(ABC):
     def team_names(self) -> list[str]: ...
 
     @abstractmethod
-    def replay(self, state: Any, text: str) -> Any:
-        """The state after a stored record text (`move` of a `GameMove`)."""
+    def replay(self, state: Any, text: str, stored: bool = True) -> Any:
+        """The state after a record text (`move` of a `GameMove`). `stored`: read back from this server's
+        database, where a move its rules allowed when it was played stays playable; False for a record from
+        outside (an upload), held to today's rules."""
 
     @abstractmethod
     def parse(self, state: Any, text: str) -> Any:
@@ -161,13 +163,25 @@ def _as_number(level: int | str) -> int | str:
     return level
 
 
-def stored_under_old_situational_rule(state: GoState, refusal: IllegalMove) -> bool:
+def legal_under_old_situational_rule(state: GoState, move: Move, refusal: IllegalMove) -> bool:
     """Whether a stored move that today's rule refuses was legal when it was stored: situational superko
-    counts the situation a pass creates only since issue 20 (SPEC G3). Only that rule changed, and only where
-    a pass was played before; every other refusal (simple ko, positional superko) was a refusal then too."""
+    counts the situation a pass creates only since issue 20 (SPEC G3). So the move passes only when the
+    situation it repeats was made by passes alone; every other refusal (simple ko, positional superko, a
+    situation some play had made) was a refusal then too."""
     if refusal.reason is not IllegalReason.SUPERKO or state.rules.ko is not KoRule.SITUATIONAL:
         return False
-    return any(isinstance(earlier.last_move, Pass) for earlier in state.lineage())
+    mover = state.to_move
+    repeated = state.play(move, check_ko=False).hash
+    for earlier in state.lineage():
+        if earlier.parent is None:  # the start, counted as made by the colour before the first mover
+            made_by = (earlier.to_move - 1) % earlier.colours
+        elif isinstance(earlier.last_move, Place):
+            made_by = earlier.last_colour
+        else:
+            continue  # a pass (the one thing the old rule did not count), a resignation, a timeout
+        if earlier.hash == repeated and made_by == mover:
+            return False
+    return True
 
 
 class GoTable(Table):
@@ -207,7 +221,7 @@ class GoTable(Table):
         offered = "1..10" + "".join(f", {name}" for name in names)
         raise BadInput(f"no computer level {level!r}: choose {offered}", available=[*LEVELS, *names])
 
-    def replay(self, state: GoState, text: str) -> GoState:
+    def replay(self, state: GoState, text: str, stored: bool = True) -> GoState:
         if text == AUTO_PASS:
             return state  # play() regenerates automatic passes itself
         if text == AGREED_DRAW:
@@ -216,7 +230,7 @@ class GoTable(Table):
         try:
             return state.play(move)
         except IllegalMove as err:
-            if not stored_under_old_situational_rule(state, err):
+            if not stored or not legal_under_old_situational_rule(state, move, err):
                 raise
             log.warning("replaying %s, which the current ko rule refuses: %s", text, err)
             return state.play(move, check_ko=False)
@@ -306,7 +320,7 @@ class KindTable(Table):
     def team_names(self) -> list[str]:
         return list(self.kind.player_names)
 
-    def replay(self, state: RecordedState[Any], text: str) -> RecordedState[Any]:
+    def replay(self, state: RecordedState[Any], text: str, stored: bool = True) -> RecordedState[Any]:
         move = TIMEOUT if text == "timeout" else self.kind.parse_move(state, text)
         after: RecordedState[Any] = state.play(move)  # type: ignore[assignment]
         return after

@@ -140,7 +140,7 @@ def _main_line(record: GoRecord, options: RecordOptions, start: GoState, tree: G
             # Passes after the passes that ended the game (GNU Go writes a third): they change nothing.
             return steps[: number - 1]
         try:
-            state = table.replay(state, step.text)
+            state = table.replay(state, step.text, stored=False)
         except (IllegalMove, ValueError) as err:
             raise BadRecord(
                 f"the main line cannot be stored as a game: move {number} ({step.text}): {err}",
