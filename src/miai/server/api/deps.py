@@ -144,7 +144,6 @@ def sudo_viewer(request: Request, viewer: MemberViewer) -> Viewer:
 
 
 SessionViewer = Annotated[Viewer, Depends(session_viewer)]
-SudoViewer = Annotated[Viewer, Depends(sudo_viewer)]
 
 
 def admin_viewer(viewer: CurrentViewer) -> Viewer:
