@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import atexit
 import os
 import re
+import shutil
 import socket
+import tempfile
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -51,25 +54,75 @@ async def _admin(sql: str) -> None:
         await connection.close()
 
 
-@contextmanager
-def fresh_database(kind: str, tmp_path: Path) -> Iterator[str]:
-    """The URL of an empty database of `kind` ("sqlite": a file in tmp_path; "postgres": created here and
-    dropped afterwards)."""
+# One migrated database of each kind per test process (each xdist worker has its own), copied for every test
+# that wants the current schema: running every migration again for each test cost about a second a test on
+# PostgreSQL (as Django's and pytest-django's test databases do: migrate once, copy per test).
+_TEMPLATES: dict[str, str] = {}
+
+
+async def _migrate(url: str) -> None:
+    from miai.server.storage.db import make_engine, migrate
+
+    engine = make_engine(url)
+    try:
+        await migrate(engine)
+    finally:
+        await engine.dispose()
+
+
+def _template(kind: str) -> str:
+    """The migrated template of `kind` for this process: a SQLite file, or a PostgreSQL database name."""
+    if kind in _TEMPLATES:
+        return _TEMPLATES[kind]
     if kind == "sqlite":
-        yield f"sqlite+aiosqlite:///{(tmp_path / 'miai.db').as_posix()}"
+        folder = Path(tempfile.mkdtemp(prefix="miai-template-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
+        path = folder / "miai.db"
+        asyncio.run(_migrate(f"sqlite+aiosqlite:///{path.as_posix()}"))
+        _TEMPLATES[kind] = str(path)
+    else:
+        name = f"miai_test_template_{uuid.uuid4().hex[:12]}"
+        asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
+        atexit.register(lambda: asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
+        asyncio.run(_migrate(f"{_postgres_base()}/{name}"))
+        _TEMPLATES[kind] = name
+    return _TEMPLATES[kind]
+
+
+def _postgres_base() -> str:
+    return PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
+
+
+@contextmanager
+def fresh_database(kind: str, tmp_path: Path, migrated: bool = False) -> Iterator[str]:
+    """The URL of a database of `kind` of its own ("sqlite": a file in tmp_path; "postgres": created here and
+    dropped afterwards): empty, or with `migrated` a copy of this process's template at the newest head."""
+    if kind == "sqlite":
+        path = tmp_path / "miai.db"
+        if migrated:
+            shutil.copyfile(_template(kind), path)
+        yield f"sqlite+aiosqlite:///{path.as_posix()}"
         return
     need(postgres_reachable(), "PostgreSQL is not reachable on 127.0.0.1:5432")
     name = f"miai_test_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
-    base = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
+    template = f' TEMPLATE "{_template(kind)}"' if migrated else ""
+    asyncio.run(_admin(f'CREATE DATABASE "{name}"{template}'))
     try:
-        yield f"{base}/{name}"
+        yield f"{_postgres_base()}/{name}"
     finally:
         asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A database of its own at the newest migration, on SQLite and on PostgreSQL."""
+    with fresh_database(request.param, tmp_path, migrated=True) as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def empty_database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """An empty database of its own, for the tests of the migrations themselves."""
     with fresh_database(request.param, tmp_path) as url:
         yield url
 

@@ -179,9 +179,9 @@ def test_the_stored_role_makes_an_administrator(client: TestClient) -> None:
 # ------------------------------------------------------------------------------- migration 0006
 
 
-def test_migration_flags_the_existing_computer_accounts(database_url: str) -> None:
+def test_migration_flags_the_existing_computer_accounts(empty_database_url: str) -> None:
     async def scenario() -> dict[str, bool]:
-        engine = make_engine(database_url)
+        engine = make_engine(empty_database_url)
         try:
             async with engine.begin() as connection:
                 await connection.run_sync(lambda c: upgrade_to(c, "0005"))

@@ -119,7 +119,7 @@ def test_a_public_challenge_is_listed_as_one_for_its_player(client: TestClient) 
     assert snapshot(carol, gid)["challenge_to_name"] is None  # accepted: no longer a challenge
 
 
-def test_migration_0010_cancels_games_left_waiting_with_nobody(database_url: str) -> None:
+def test_migration_0010_cancels_games_left_waiting_with_nobody(empty_database_url: str) -> None:
     """Servers before `no_players` put a game whose players were all removed back to waiting, empty."""
 
     def old_data(connection: sa.Connection) -> None:
@@ -149,7 +149,7 @@ def test_migration_0010_cancels_games_left_waiting_with_nobody(database_url: str
             db.commit()
 
     async def scenario() -> tuple[list[tuple[object, ...]], list[tuple[object, ...]]]:
-        engine = make_engine(database_url)
+        engine = make_engine(empty_database_url)
         try:
             async with engine.begin() as connection:
                 await connection.run_sync(old_data)

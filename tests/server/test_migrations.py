@@ -33,5 +33,5 @@ async def _check(url: str) -> list[object]:
         await engine.dispose()
 
 
-def test_migrations_match_the_models(database_url: str) -> None:
-    assert asyncio.run(_check(database_url)) == []
+def test_migrations_match_the_models(empty_database_url: str) -> None:
+    assert asyncio.run(_check(empty_database_url)) == []

@@ -282,11 +282,11 @@ def test_the_mail_command_creates_no_database(tmp_path: Path, capsys: pytest.Cap
     assert not (tmp_path / "nothing").exists()
 
 
-def test_migration_0007_marks_mail_the_old_sender_gave_up_on_as_failed(database_url: str) -> None:
+def test_migration_0007_marks_mail_the_old_sender_gave_up_on_as_failed(empty_database_url: str) -> None:
     """The old sender stopped after 10 attempts and left the mail unsent: that mail is failed, not resent."""
 
     async def scenario() -> list[tuple[str, str, bool]]:
-        engine = make_engine(database_url)
+        engine = make_engine(empty_database_url)
         try:
             async with engine.begin() as connection:
                 await connection.run_sync(lambda c: upgrade_to(c, "0006"))
