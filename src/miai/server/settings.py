@@ -196,6 +196,16 @@ class Settings(BaseSettings):
         default=3000, ge=1, le=100_000, description="engine playouts per position of a deep game review"
     )
     outbox_interval: Seconds = Field(default=2.0, description="seconds between e-mail outbox runs")
+    # -- what one member may keep
+    upload_records: int = Field(
+        default=500, ge=0, le=1_000_000, description="uploaded SGF records one member may keep"
+    )
+    upload_moves: int = Field(
+        default=100_000,
+        ge=0,
+        le=100_000_000,
+        description="moves of the main lines of one member's uploaded records, all together",
+    )
     # -- limits on input
     max_body_bytes: int = Field(
         default=65536,
