@@ -208,6 +208,16 @@ class Settings(BaseSettings):
         description="positions of the reviews one user asked for that may wait or compute at once",
     )
     outbox_interval: Seconds = Field(default=2.0, description="seconds between e-mail outbox runs")
+    # -- what one member may keep
+    upload_records: int = Field(
+        default=500, ge=0, le=1_000_000, description="uploaded SGF records one member may keep"
+    )
+    upload_moves: int = Field(
+        default=100_000,
+        ge=0,
+        le=100_000_000,
+        description="moves of the main lines of one member's uploaded records, all together",
+    )
     # -- limits on input
     max_body_bytes: int = Field(
         default=65536,

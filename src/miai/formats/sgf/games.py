@@ -20,8 +20,10 @@ from typing import Any
 from miai.core import amazons, hex, tanbo
 from miai.core.errors import InvalidRules
 from miai.core.twoplayer import RESIGN, TIMEOUT, EndReason, Place, Resign, Timeout
+from miai.formats.sgf import limits
 from miai.formats.sgf.errors import SgfError
 from miai.formats.sgf.grammar import parse_sgf
+from miai.formats.sgf.limits import Budget
 from miai.formats.sgf.times import TimeLeft, TimeSystem, node_times, read_time_system, time_left_properties
 from miai.formats.sgf.tree import GameTree, Node
 from miai.formats.sgf.values import decode_point, decode_point_list, encode_point
@@ -153,8 +155,10 @@ def load_game(data: bytes) -> AnyState:
     return read_game(data).state
 
 
-def read_game(data: bytes) -> LoadedGame:
-    collection = parse_sgf(data)
+def read_game(data: bytes, budget: Budget | None = None) -> LoadedGame:
+    """The first game tree of `data` replayed; `budget` bounds the whole reading (limits.py)."""
+    budget = budget or Budget()
+    collection = parse_sgf(data, budget)
     root = collection[0].root
     number = (root.get("GM") or "1").strip()
     if number == "1":
@@ -166,10 +170,10 @@ def read_game(data: bytes) -> LoadedGame:
     letters = PLAYER_LETTERS[kind]
     nodes = list(root.main_line())
     try:
-        state = _START_READERS[kind](root, _size(root, kind), _first_player(root, nodes, letters))
+        state = _START_READERS[kind](root, _size(root, kind), _first_player(root, nodes, letters), budget)
     except InvalidRules as err:
         raise SgfError(f"the start of this {kind} record cannot be played: {err}") from None
-    state = _replay(kind, state, nodes[1:], letters)
+    state = _replay(kind, state, nodes[1:], letters, budget)
     state = _apply_result(state, root.get("RE"), letters)
     void = state.outcome is None and root.get_all("RE") == [VOID]  # kept as game information
     info = {
@@ -218,11 +222,11 @@ def _first_player(root: Node, nodes: list[Node], letters: tuple[str, str]) -> in
     return 0
 
 
-def _points(root: Node, prop: str, size: int) -> list[int]:
-    return [row * size + col for col, row in decode_point_list(root.get_all(prop), size)]
+def _points(root: Node, prop: str, size: int, budget: Budget) -> list[int]:
+    return [row * size + col for col, row in decode_point_list(root.get_all(prop), size, budget)]
 
 
-def _amazons_start(root: Node, size: int, first: int) -> AnyState:
+def _amazons_start(root: Node, size: int, first: int, budget: Budget) -> AnyState:
     if not any(root.has(prop) for prop in ("AB", "AW", "AA", "AE")):
         if size != amazons.SIZE:
             raise SgfError(f"an Amazons record on {size}x{size} needs its start position (AB/AW)")
@@ -233,14 +237,19 @@ def _amazons_start(root: Node, size: int, first: int) -> AnyState:
         )
         return amazons.new_game(size, white, black, (), first)
     return amazons.new_game(
-        size, _points(root, "AW", size), _points(root, "AB", size), _points(root, "AA", size), first
+        size,
+        _points(root, "AW", size, budget),
+        _points(root, "AB", size, budget),
+        _points(root, "AA", size, budget),
+        first,
     )
 
 
-def _hex_start(root: Node, size: int, first: int) -> AnyState:
+def _hex_start(root: Node, size: int, first: int, budget: Budget) -> AnyState:
     setup = {}
     for prop, player in (("AB", hex.FIRST), ("AW", hex.SECOND)):
-        for value in root.get_all(prop):
+        for value in dict.fromkeys(root.get_all(prop)):  # a cell named twice is read once
+            budget.spend(limits.POINT, "its point lists")
             try:
                 setup[hex.parse_cell(value, size)] = player
             except ValueError as err:
@@ -253,25 +262,27 @@ def _hex_start(root: Node, size: int, first: int) -> AnyState:
     return hex.new_game(size, opening, setup, first)
 
 
-def _tanbo_start(root: Node, size: int, first: int) -> AnyState:
+def _tanbo_start(root: Node, size: int, first: int, budget: Budget) -> AnyState:
     cap_text = (root.get(TANBO_CAP) or str(tanbo.CAP)).strip()
     if not (cap_text.isascii() and cap_text.isdigit() and len(cap_text) <= 9):  # int() refuses 5,000 digits
         raise SgfError(f"{TANBO_CAP}[{cap_text}] is not a ply count")
     setup = None
     if root.has("AB") or root.has("AW"):
-        setup = dict.fromkeys(_points(root, "AB", size), tanbo.BLACK)
-        setup.update(dict.fromkeys(_points(root, "AW", size), tanbo.WHITE))
+        setup = dict.fromkeys(_points(root, "AB", size, budget), tanbo.BLACK)
+        setup.update(dict.fromkeys(_points(root, "AW", size, budget), tanbo.WHITE))
     return tanbo.new_game(size, setup, first, int(cap_text))
 
 
-_START_READERS: dict[str, Callable[[Node, int, int], AnyState]] = {
+_START_READERS: dict[str, Callable[[Node, int, int, Budget], AnyState]] = {
     "amazons": _amazons_start,
     "hex": _hex_start,
     "tanbo": _tanbo_start,
 }
 
 
-def _replay(kind: str, state: AnyState, nodes: list[Node], letters: tuple[str, str]) -> AnyState:
+def _replay(
+    kind: str, state: AnyState, nodes: list[Node], letters: tuple[str, str], budget: Budget
+) -> AnyState:
     for number, node in enumerate(nodes, start=1):
         if any(node.has(prop) for prop in ("AB", "AW", "AE", "AA")):
             raise SgfError(f"node {number} changes the position with setup properties; {kind} records do not")
@@ -281,6 +292,7 @@ def _replay(kind: str, state: AnyState, nodes: list[Node], letters: tuple[str, s
         if len(present) == 2:
             raise SgfError(f"node {number} holds both a B and a W move")
         player = present[0]
+        budget.position(state.size)
         value = node.get(letters[player]) or ""
         if state.is_over:
             raise SgfError(f"node {number} ({letters[player]}[{value}]) comes after the end of the game")

@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from miai.core.go.moves import PASS, RESIGN, TIMEOUT, Move, Pass, Place, Resign, Timeout
 from miai.core.go.vertex import format_point
+from miai.formats.sgf import limits
 from miai.formats.sgf.errors import SgfError
+from miai.formats.sgf.limits import Budget, TooCostly
 from miai.formats.sgf.tree import Node
 from miai.formats.sgf.values import decode_compose, decode_move, decode_point_list, encode_move
 
@@ -25,6 +27,7 @@ EXT_MOVE = "MM"
 EXT_SETUP = "MS"
 EXT_EVENT = "MX"
 EXT_TO_MOVE = "MP"
+EVENT_PROPS = frozenset({*MOVE_PROPS, EXT_MOVE, EXT_EVENT})  # the properties node_events reads
 EVENT_WORDS: dict[str, Resign | Timeout] = {"resign": RESIGN, "timeout": TIMEOUT}
 AUTOPASS = "autopass"
 DRAW = "draw"
@@ -89,26 +92,33 @@ def _point(col_row: tuple[int, int], size: int) -> int:
     return row * size + col
 
 
-def node_setup(node: Node, size: int, colours: int, problems: list[str]) -> list[tuple[int, int | None]]:
-    """The stones a node adds or removes, in file order: (point, colour or None for AE)."""
-    changes: list[tuple[int, int | None]] = []
+def node_setup(
+    node: Node, size: int, colours: int, problems: list[str], budget: Budget | None = None
+) -> list[tuple[int, int | None]]:
+    """The stones a node adds or removes: (point, colour or None for AE), each point once, in the order
+    first named, with the colour the last property naming it gives. So a node's setup is at most the
+    board's points however its values repeat or overlap; `budget` pays for each point a value names."""
+    changes: dict[int, int | None] = {}
     for prop, values in node.properties.items():
         if prop not in SETUP_PROPS and prop != EXT_SETUP:
             continue
-        for value in values:
+        for value in dict.fromkeys(values):  # a value repeated is read once
             try:
                 if prop == EXT_SETUP:
                     first, rest = decode_compose(value)
                     colour: int | None = _colour(first, colours)
-                    points = decode_point_list([rest], size)
+                    points = decode_point_list([rest], size, budget)
                 else:
                     colour = SETUP_PROPS[prop]
-                    points = decode_point_list([value], size)
+                    points = decode_point_list([value], size, budget)
+            except TooCostly:
+                raise
             except SgfError as err:
                 problems.append(f"{prop}[{value}]: {err.message}; ignored")
                 continue
-            changes.extend((_point(p, size), colour) for p in points)
-    return changes
+            for p in points:
+                changes[_point(p, size)] = colour
+    return list(changes.items())
 
 
 def node_to_move(node: Node, colours: int, problems: list[str]) -> int | None:
@@ -131,11 +141,14 @@ def node_to_move(node: Node, colours: int, problems: list[str]) -> int | None:
     return result
 
 
-def node_events(node: Node, size: int, colours: int) -> list[Event]:
-    """The events of a node in file order; automatic-pass marks fold into the pass they mark."""
+def node_events(node: Node, size: int, colours: int, budget: Budget | None = None) -> list[Event]:
+    """The events of a node in file order; automatic-pass marks fold into the pass they mark. `budget`
+    pays for each (a node may hold any number of moves: each is one more to replay and note)."""
     events: list[Event] = []
     autos: list[int] = []
     for prop, values in node.properties.items():
+        if budget is not None and prop in EVENT_PROPS:
+            budget.spend(len(values) * limits.EVENT, "its moves")
         if prop in MOVE_PROPS:
             events.extend(_move_event(MOVE_PROPS[prop], value, size, prop) for value in values)
         elif prop == EXT_MOVE:

@@ -26,6 +26,7 @@ from miai.formats.sgf.go_nodes import (
 from miai.formats.sgf.go_replay import Replay, flatten_main_line
 from miai.formats.sgf.go_rules import decode_rules, rules_key_of
 from miai.formats.sgf.grammar import parse_sgf
+from miai.formats.sgf.limits import Budget
 from miai.formats.sgf.times import TimeLeft, TimeSystem, node_times, read_time_system
 from miai.formats.sgf.tree import Collection, GameTree, Node
 from miai.formats.sgf.values import decode_compose, decode_number, decode_real
@@ -47,16 +48,23 @@ class GoRecord:
 
 
 def load_go(
-    source: bytes | Collection | GameTree, rules: Rules | None = None, upto: int | str | None = None
+    source: bytes | Collection | GameTree,
+    rules: Rules | None = None,
+    upto: int | str | None = None,
+    *,
+    budget: Budget | None = None,
 ) -> GoRecord:
     """Replay the main line of the (first) game of `source`.
 
     `rules` overrides what the record says. `upto` follows GNU Go's `loadsgf FILE [MOVE|VERTEX]`: a
     number N stops before move N (B/W/MM moves and passes of the main line, counted from 1), a vertex
     such as "C3" stops before the first move there; either way the colour of that move is to move.
+    `budget` bounds the work (limits.py): pass the one the tree was parsed with, so the whole reading
+    of a record shares it; default: a fresh `Budget()`.
     """
     problems: list[str] = []
-    tree = _first_tree(source, problems)
+    budget = budget or Budget()
+    tree = _first_tree(source, problems, budget)
     root = tree.root
     game = root.get("GM")
     if game is not None and game.strip() not in ("", "1"):
@@ -68,8 +76,8 @@ def load_go(
     ru = root.get("RU")
     rules_key = rules_key_of(ru) if ru is not None else None
     chosen = _choose_rules(root, size, colours, rules, rules_key, handicap, problems)
-    items, stop = flatten_main_line(tree, size, colours, upto, problems)
-    replay = Replay(size, colours, seats, chosen, handicap, problems)
+    items, stop = flatten_main_line(tree, size, colours, upto, problems, budget)
+    replay = Replay(size, colours, seats, chosen, handicap, problems, budget)
     state = replay.run(items, stop)
     time_system = read_time_system(root, problems)
     times = _times(tree, size, colours, problems)
@@ -82,11 +90,11 @@ def load_go(
 # ---------------------------------------------------------------- the root
 
 
-def _first_tree(source: bytes | Collection | GameTree, problems: list[str]) -> GameTree:
+def _first_tree(source: bytes | Collection | GameTree, problems: list[str], budget: Budget) -> GameTree:
     if isinstance(source, GameTree):
         return source
     if isinstance(source, bytes | bytearray):
-        source = parse_sgf(bytes(source))
+        source = parse_sgf(bytes(source), budget)
     if not isinstance(source, Collection):
         raise TypeError(f"load_go reads bytes, a Collection or a GameTree, not {type(source).__name__}")
     problems.extend(f"SGF {warning}" for warning in source.warnings)

@@ -18,6 +18,7 @@ from miai.core.go.rules import Rules
 from miai.core.go.vertex import format_point, parse_point
 from miai.formats.sgf.errors import SgfError
 from miai.formats.sgf.go_nodes import ROOT_ONLY, Event, move_text, node_events, node_setup, node_to_move
+from miai.formats.sgf.limits import Budget
 from miai.formats.sgf.tree import GameTree
 
 
@@ -47,7 +48,7 @@ class Stop:
 
 
 def flatten_main_line(
-    tree: GameTree, size: int, colours: int, upto: int | str | None, problems: list[str]
+    tree: GameTree, size: int, colours: int, upto: int | str | None, problems: list[str], budget: Budget
 ) -> tuple[list[Item], Stop | None]:
     """The main line as setup and event items, cut before the move `upto` names."""
     until_number, until_point = _parse_upto(upto, size)
@@ -57,9 +58,9 @@ def flatten_main_line(
         misplaced = sorted(ROOT_ONLY.intersection(node.properties)) if index else []
         if misplaced:
             problems.append(f"node {index}: {', '.join(misplaced)} only count in the root node; ignored")
-        changes = node_setup(node, size, colours, problems)
+        changes = node_setup(node, size, colours, problems, budget)
         to_move = node_to_move(node, colours, problems)
-        events = node_events(node, size, colours)
+        events = node_events(node, size, colours, budget)
         # Stones first, then the moves, then PL: the player to move at this node, i.e. after its moves.
         if changes or (to_move is not None and not events):
             items.append(_Setup(changes, to_move if not events else None, index))
@@ -102,8 +103,9 @@ class Replay:
 
     def __init__(
         self, size: int, colours: int, seats: tuple[int, ...], rules: Rules, handicap: int,
-        problems: list[str],
+        problems: list[str], budget: Budget,
     ) -> None:
+        self.budget = budget
         self.size = size
         self.colours = colours
         self.seats = seats
@@ -121,6 +123,7 @@ class Replay:
         i = 0
         while i < len(items):
             item = items[i]
+            self.budget.position(self.size)  # each item makes at most one new position to keep
             if isinstance(item, _Setup):
                 self._setup(item)
                 i += 1

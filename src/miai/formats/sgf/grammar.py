@@ -4,15 +4,17 @@ Real files carry text around the game trees, FF[1]-FF[3] long identifiers (AddBl
 properties and other damage. What can be repaired is, with an SgfWarning on the collection; what cannot
 (an unterminated value, an unclosed variation, no game tree at all) raises SgfError with line and column.
 The file is decoded before it is parsed, so multi-byte codecs whose trail bytes look like ']' or '\\'
-(Shift_JIS, Big5) read correctly.
+(Shift_JIS, Big5) read correctly. The limits of limits.py are checked while reading, before a tree is
+built: nodes and nesting as they come, and the budget of work on every node, property and value.
 """
 
 from __future__ import annotations
 
 import re
 
-from miai.formats.sgf import charset
+from miai.formats.sgf import charset, limits
 from miai.formats.sgf.errors import SgfError, SgfWarning, locate
+from miai.formats.sgf.limits import Budget, TooCostly
 from miai.formats.sgf.tree import Collection, GameTree, Node
 
 _BOM = b"\xef\xbb\xbf"
@@ -20,15 +22,17 @@ _BOM = b"\xef\xbb\xbf"
 _TREE_START = re.compile(r"\(\s*(?:[;(]|[A-Z][A-Za-z]*\s*\[)")
 _SPACE = re.compile(r"\s*")
 _IDENT = re.compile(r"[A-Za-z]+")
-_VALUE = re.compile(r"\[([^\\\]]*(?:\\.[^\\\]]*)*)\]", re.DOTALL)
 _ESCAPE = re.compile(r"\\(\r\n|\n\r|\r|\n|.)", re.DOTALL)
 _LINE_BREAKS = frozenset({"\r\n", "\n\r", "\r", "\n"})
 _LOWER = re.compile(r"[a-z]+")
 _JUNK = re.compile(r"[^\s()\[;A-Za-z]+")
 
 
-def parse_sgf(data: bytes) -> Collection:
-    """Read every game tree in `data`, decoded with the root's CA (else UTF-8, else ISO-8859-1)."""
+def parse_sgf(data: bytes, budget: Budget | None = None) -> Collection:
+    """Read every game tree in `data`, decoded with the root's CA (else UTF-8, else ISO-8859-1).
+
+    `budget` bounds the reading (default: `Budget()`, limits for files on one's own disk); pass one to
+    go on spending it on what reads the tree next (go_read.load_go)."""
     if not isinstance(data, bytes | bytearray | memoryview):
         raise TypeError(f"parse_sgf reads bytes, not {type(data).__name__}; encode text first")
     data = bytes(data)
@@ -36,20 +40,22 @@ def parse_sgf(data: bytes) -> Collection:
         data = data[len(_BOM) :]
     declared = find_root_property(data.decode("iso8859-1"), "CA")
     text, codec, warnings = charset.decode(data, *(declared or (None, 0)))
-    reader = _Reader(text)
+    reader = _Reader(text, budget or Budget(), warnings)
     roots = reader.read()
-    warnings += reader.warnings
     for root, at in zip(roots[1:], reader.root_positions[1:], strict=True):
         other = root.get("CA")
         if other is not None and charset.lookup_codec(other) != codec:
-            warnings.append(
-                SgfWarning(
-                    *locate(text, at),
-                    f"this game tree declares CA[{other}] but the "
-                    f"file was decoded as {codec}, following the first game tree",
-                )
+            reader.warn(
+                at,
+                f"this game tree declares CA[{_preview(other)}] but the "
+                f"file was decoded as {codec}, following the first game tree",
             )
-    return Collection([GameTree(root) for root in roots], warnings, codec)
+    return Collection([GameTree(root) for root in roots], reader.finish(), codec)
+
+
+def _preview(text: str, length: int = 30) -> str:
+    """A value or name quoted in a message: the start of it (identifiers and values may be megabytes)."""
+    return text if len(text) <= length else text[: length - 3] + "..."
 
 
 def normalise_identifier(raw: str) -> str:
@@ -82,13 +88,34 @@ def find_root_property(text: str, prop: str) -> tuple[str, int] | None:
         pos += 1
     while ident := _IDENT.match(text, _skip_space(text, pos)):
         pos = ident.end()
+        wanted = normalise_identifier(ident.group()) == prop
         found: tuple[str, int] | None = None
-        while value := _VALUE.match(text, _skip_space(text, pos)):
-            if found is None and normalise_identifier(ident.group()) == prop:
-                found = (unescape(value.group(1)), ident.start())
-            pos = value.end()
+        while value := raw_value(text, _skip_space(text, pos)):
+            raw, pos = value
+            if found is None and wanted:
+                found = (unescape(raw), ident.start())
         if found is not None:
             return found
+    return None
+
+
+def raw_value(text: str, pos: int) -> tuple[str, int] | None:
+    """The still escaped text of the value whose '[' is at `pos`, and the offset after its ']'; None if
+    there is no '[' at `pos` or no unescaped ']' after it.
+
+    A ']' ends the value unless an odd number of backslashes stands before it. Found with str.find, not a
+    regular expression: one with a group repeated per escape keeps memory for each (80 MB for a megabyte
+    of escapes)."""
+    if not text.startswith("[", pos):
+        return None
+    start = search = pos + 1
+    while (close := text.find("]", search)) >= 0:
+        first = close
+        while first > start and text[first - 1] == "\\":
+            first -= 1
+        if (close - first) % 2 == 0:
+            return text[start:close], close + 1
+        search = close + 1
     return None
 
 
@@ -106,24 +133,46 @@ class _Frame:
 
 
 class _Reader:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, budget: Budget, warnings: list[SgfWarning]) -> None:
         self.text = text
-        self.warnings: list[SgfWarning] = []
+        self.budget = budget
+        self.limits = budget.limits
+        self.warnings = warnings
+        self.unlisted = 0  # warnings over the limit, counted
+        self.first_unlisted = 0  # where the first of them was
+        self.nodes = 0
         self.roots: list[Node] = []
         self.root_positions: list[int] = []
 
     def warn(self, pos: int, message: str) -> None:
-        self.warnings.append(SgfWarning(*locate(self.text, pos), message))
+        if len(self.warnings) < self.limits.warnings:
+            self.warnings.append(SgfWarning(*locate(self.text, pos), message))
+            return
+        if not self.unlisted:
+            self.first_unlisted = pos
+        self.unlisted += 1
+
+    def finish(self) -> list[SgfWarning]:
+        """The warnings, the last one counting those over the limit."""
+        if self.unlisted:
+            message = f"{self.unlisted:,} more warnings like the ones above, from here on, not listed"
+            self.warnings.append(SgfWarning(*locate(self.text, self.first_unlisted), message))
+        return self.warnings
 
     def error(self, pos: int, message: str) -> SgfError:
         return SgfError(message, *locate(self.text, pos))
+
+    def spend(self, pos: int, units: int, what: str) -> None:
+        try:
+            self.budget.spend(units, what)
+        except TooCostly as err:
+            raise TooCostly(err.message, *locate(self.text, pos)) from None
 
     def skip_ignored(self, start: int, end: int, where: str) -> None:
         """Warn about non-blank text in [start, end) that is not part of any game tree."""
         first = _skip_space(self.text, start, end)
         if first < end:
-            preview = self.text[first:end].strip()
-            preview = preview if len(preview) <= 30 else preview[:27] + "..."
+            preview = _preview(self.text[first : min(end, first + 100)].strip())
             self.warn(first, f"ignored text {where}: {preview!r}")
 
     def read(self) -> list[Node]:
@@ -139,6 +188,11 @@ class _Reader:
 
     def attach(self, frame: _Frame, pos: int) -> Node:
         """Create the node that starts at `pos` and link it where the frame's sequence continues."""
+        self.nodes += 1
+        if self.nodes > self.limits.nodes:
+            most = self.limits.nodes
+            raise self.error(pos, f"the record has more than {most:,} nodes (the most one may have)")
+        self.spend(pos, limits.NODE, "its nodes")
         node = Node()
         if frame.last is None:
             if frame.owner is None:
@@ -177,6 +231,9 @@ class _Reader:
                 node = self.attach(frame, pos)
                 pos += 1
             elif char == "(":
+                if len(stack) >= self.limits.depth:
+                    raise self.error(pos, f"variations nested more than {self.limits.depth:,} deep")
+                self.spend(pos, 1, "its variations")
                 node = None
                 child = _Frame(frame.last, pos)
                 if frame.last is None:
@@ -197,8 +254,9 @@ class _Reader:
                     stack[-1].has_nodes = True
                 pos += 1
             elif char == "[":
+                self.spend(pos, limits.VALUE, "its property values")
                 value, end = self.read_value(pos)
-                self.warn(pos, f"a value with no property identifier ignored: [{value[:30]}]")
+                self.warn(pos, f"a value with no property identifier ignored: [{_preview(value)}]")
                 pos = end
             elif ident := _IDENT.match(text, pos):
                 if node is None:
@@ -206,35 +264,40 @@ class _Reader:
                     node = self.attach(frame, pos)
                 pos = self.read_property(node, ident)
             else:
+                self.spend(pos, 1, "its stray characters")
                 junk = _JUNK.match(text, pos)
                 end = junk.end() if junk else pos + 1
-                self.warn(pos, f"unexpected characters ignored: {text[pos:end][:30]!r}")
+                self.warn(pos, f"unexpected characters ignored: {text[pos:min(end, pos + 30)]!r}")
                 pos = end
         return pos
 
     def read_value(self, pos: int) -> tuple[str, int]:
         """The unescaped value whose '[' is at `pos`, and the offset after its ']'."""
-        value = _VALUE.match(self.text, pos)
+        value = raw_value(self.text, pos)
         if value is None:
             raise self.error(pos, "unterminated property value (no closing ']')")
-        return unescape(value.group(1)), value.end()
+        raw, end = value
+        return unescape(raw), end
 
     def read_property(self, node: Node, ident: re.Match[str]) -> int:
         """Read an identifier and its values into `node`; return the offset after the last value."""
         text, raw = self.text, ident.group()
         prop = normalise_identifier(raw)
+        shown = _preview(prop)
+        self.spend(ident.start(), limits.PROPERTY, "its properties")
         values: list[str] = []
         pos = ident.end()
         while (pos := _skip_space(text, pos)) < len(text) and text[pos] == "[":
+            self.spend(pos, limits.VALUE, "its property values")
             value, pos = self.read_value(pos)
             values.append(value)
         if not values:
-            self.warn(ident.start(), f"property {raw} has no value; ignored")
+            self.warn(ident.start(), f"property {_preview(raw)} has no value; ignored")
         elif prop in node.properties:
-            self.warn(ident.start(), f"property {prop} repeated in one node; its values were merged")
+            self.warn(ident.start(), f"property {shown} repeated in one node; its values were merged")
             node.properties[prop] += values
         else:
             if raw.islower():
-                self.warn(ident.start(), f"lower-case property identifier {raw} read as {prop}")
+                self.warn(ident.start(), f"lower-case property identifier {_preview(raw)} read as {shown}")
             node.properties[prop] = values
         return pos

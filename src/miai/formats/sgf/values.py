@@ -15,7 +15,9 @@ from datetime import date
 from decimal import Decimal
 from typing import Literal
 
+from miai.formats.sgf import limits
 from miai.formats.sgf.errors import SgfError
+from miai.formats.sgf.limits import Budget
 
 Point = tuple[int, int]
 BoardSize = int | tuple[int, int]  # a square size, or (columns, rows)
@@ -84,17 +86,30 @@ def encode_move(move: Point | None, size: BoardSize, *, pass_as_tt: bool = False
     return "tt"
 
 
-def decode_point_list(values: Iterable[str], size: BoardSize) -> list[Point]:
-    """Points of a list property, expanding rectangles `[aa:cc]`; `[]` is the empty list; no repeats."""
+def decode_point_list(values: Iterable[str], size: BoardSize, budget: Budget | None = None) -> list[Point]:
+    """Points of a list property, expanding rectangles `[aa:cc]`; `[]` is the empty list.
+
+    The points are a set in file order, never more than the board's: a value repeated is read once, and
+    once every point is named, further rectangles are only checked. `budget` pays for each point named."""
+    columns, rows = _dimensions(size)
     points: dict[Point, None] = {}  # an ordered set
-    for value in values:
+    for value in dict.fromkeys(values):
         if not value.strip():
             continue
         if ":" not in value:
-            points[decode_point(value, size)] = None
+            point = decode_point(value, size)
+            if len(points) < columns * rows:
+                if budget is not None:
+                    budget.spend(limits.POINT, "its point lists")
+                points[point] = None
             continue
         first, second = decode_compose(value)
         (col_a, row_a), (col_b, row_b) = decode_point(first, size), decode_point(second, size)
+        if len(points) == columns * rows:
+            continue
+        if budget is not None:
+            area = (abs(col_a - col_b) + 1) * (abs(row_a - row_b) + 1)
+            budget.spend(area * limits.POINT, "its point lists")
         for row in range(max(row_a, row_b), min(row_a, row_b) - 1, -1):  # SGF order: top row first
             for col in range(min(col_a, col_b), max(col_a, col_b) + 1):
                 points[(col, row)] = None

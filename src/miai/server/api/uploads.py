@@ -14,7 +14,15 @@ from miai.server.api.inputs import Id, Invite, Text
 from miai.server.api.rate_limits import per_user
 from miai.server.errors import NotFound
 from miai.server.play import queries
-from miai.server.play.uploads import MAX_RECORD_BYTES, BadRecord, read_upload, store_upload
+from miai.server.play.uploads import (
+    MAX_RECORD_BYTES,
+    BadRecord,
+    UploadCaps,
+    read_upload,
+    store_upload,
+    upload_counts,
+    uploads_of,
+)
 from miai.server.storage.uploads import record_of
 from miai.server.text import clean_text
 
@@ -40,21 +48,41 @@ async def _record_bytes(request: Request) -> bytes:
         raise RequestValidationError(err.errors()) from None
 
 
+def _caps(request: Request) -> UploadCaps:
+    settings = request.app.state.settings
+    return UploadCaps(settings.upload_records, settings.upload_moves)
+
+
 @router.post("/games/upload", status_code=201, dependencies=[per_user("games")])
 async def upload_record(request: Request, viewer: MemberViewer) -> dict[str, Any]:
     """A Go record (SGF, two colours or Miai's N-colour extension) becomes the uploader's read-only game.
 
     Body: `{"sgf": text}`, or the file itself with `Content-Type: application/x-go-sgf`; at most 1 MiB."""
-    # Reading replays every node of the tree (up to MAX_RECORD_NODES): off the event loop.
-    upload = await asyncio.to_thread(read_upload, await _record_bytes(request))
+    stream, caps = service_of(request).stream, _caps(request)
+    caps.check(await uploads_of(stream, viewer.user))  # a member at the cap costs no reading
+    data = await _record_bytes(request)
+    # Reading replays every node of the tree, within the reader's budget (UPLOAD_LIMITS): off the event loop.
+    upload = await asyncio.to_thread(read_upload, data)
     try:
         clean_text(upload.sgf, multiline=True)  # the database stores text: no NUL, no lone surrogate
     except ValueError as err:
         message = f"the record holds text that cannot be stored: {err}"
         raise BadRecord(message, line=None, column=None) from None
-    game_id = await store_upload(service_of(request).stream, viewer.user, upload)
+    game_id, totals = await store_upload(stream, viewer.user, upload, caps)
     variations = sum(1 for node in upload.nodes if not node["main"])
-    return {"id": game_id, "moves": len(upload.steps), "variation_moves": variations}
+    return {
+        "id": game_id,
+        "moves": len(upload.steps),
+        "variation_moves": variations,
+        "uploads": upload_counts(totals, caps),
+    }
+
+
+@router.get("/me/uploads")
+async def my_uploads(request: Request, viewer: MemberViewer) -> dict[str, int]:
+    """How many records the member keeps uploaded and the moves they hold, with the most one may keep."""
+    totals = await uploads_of(service_of(request).stream, viewer.user)
+    return upload_counts(totals, _caps(request))
 
 
 @router.get("/games/{game_id}/record")

@@ -4,6 +4,8 @@ replay to the very position the reader found, and its whole tree (variations) ke
 
 Nothing here touches the database: `read_upload` either returns everything to store or refuses with the
 reader's message (`BadRecord`, HTTP 422 `bad_sgf`, with the line and column when the reader knows them).
+The whole reading, from the bytes to the review's moves, spends one budget (UPLOAD_LIMITS): whatever the
+body's shape, one upload costs at most some tens of MB and a second or two.
 """
 
 from __future__ import annotations
@@ -17,12 +19,13 @@ from miai.core.errors import IllegalMove, InvalidRules
 from miai.core.go import GoState
 from miai.core.go.moves import Pass, Place
 from miai.core.go.vertex import format_move
-from miai.formats.sgf import SgfError, dump_sgf_text, parse_sgf
+from miai.formats.sgf import SgfError, dump_sgf_text, limits, parse_sgf
 from miai.formats.sgf.go_nodes import node_events
 from miai.formats.sgf.go_read import GoRecord, load_go
 from miai.formats.sgf.go_rules import encode_rules
+from miai.formats.sgf.limits import Budget, ReadLimits
 from miai.formats.sgf.tree import GameTree, Node
-from miai.server.errors import BadInput
+from miai.server.errors import BadInput, Conflict
 from miai.server.game_options import OptionsError, RecordOptions
 from miai.server.play.kinds import GoTable, Step
 from miai.server.play.preview import cells_of
@@ -30,16 +33,56 @@ from miai.server.play.stream import CommandStream
 from miai.server.play.views import AUTO_PASS, recorded_move
 from miai.server.ratings.verdicts import created_unrated
 from miai.server.storage.models import User
-from miai.server.storage.uploads import NewRecord, store_record
+from miai.server.storage.uploads import NewRecord, UploadTotals, store_record, upload_totals
 
 MAX_RECORD_BYTES = 1024 * 1024  # the largest upload (the request body's limit for the upload route)
-MAX_RECORD_NODES = 20_000  # nodes of the whole tree, variations included: each is replayed for the review
+MAX_RECORD_NODES = 20_000  # nodes of the whole file, variations included: each is replayed for the review
+MAX_RECORD_DEPTH = 1_000  # variations open at once; real records nest a dozen deep
+# Some 50 MB and a second at most (limits.py). A 300-move 19x19 game takes a tenth of it, a 900-move game
+# on 25x25 two fifths, 9,000 two-move variations on 19x19 three quarters.
+MAX_RECORD_WORK = 500_000
+UPLOAD_LIMITS = ReadLimits(nodes=MAX_RECORD_NODES, depth=MAX_RECORD_DEPTH, work=MAX_RECORD_WORK)
 
 
 class BadRecord(BadInput):
     """A file the reader cannot use, or a record the server cannot store as a game (422 `bad_sgf`)."""
 
     code = "bad_sgf"
+
+
+class UploadLimit(Conflict):
+    """The member keeps as many uploaded records, or moves in them, as one may (409 `upload_limit`)."""
+
+    code = "upload_limit"
+
+
+@dataclass(frozen=True)
+class UploadCaps:
+    """The most one member's uploaded records may hold (settings upload_records, upload_moves)."""
+
+    records: int
+    moves: int
+
+    def check(self, totals: UploadTotals, moves: int | None = None) -> None:
+        """UploadLimit if one more record (of `moves` moves, when known) would pass a cap."""
+        if totals.records >= self.records:
+            raise UploadLimit(
+                f"you keep {totals.records:,} uploaded records, the most one member may keep "
+                f"({self.records:,}) on this server",
+                **upload_counts(totals, self),
+            )
+        if moves is not None and totals.moves + moves > self.moves:
+            raise UploadLimit(
+                f"your uploaded records hold {totals.moves:,} moves; this one's {moves:,} would pass the "
+                f"{self.moves:,} one member's records may hold together on this server",
+                **upload_counts(totals, self),
+            )
+
+
+def upload_counts(totals: UploadTotals, caps: UploadCaps) -> dict[str, int]:
+    """A member's uploads as the API shows them (GET /me/uploads, the upload's answer, its refusal)."""
+    return {"records": totals.records, "moves": totals.moves, "max_records": caps.records,
+            "max_moves": caps.moves}
 
 
 @dataclass
@@ -56,22 +99,21 @@ class Upload:
 
 def read_upload(data: bytes) -> Upload:
     """Read an uploaded SGF file; BadRecord with the reader's message when it cannot become a game."""
+    budget = Budget(UPLOAD_LIMITS)
     try:
-        collection = parse_sgf(data)
+        collection = parse_sgf(data, budget)
         if not collection.trees:
             raise SgfError("the file holds no game record (an SGF record starts with '(;')")
         tree = collection[0]
-        if sum(1 for _ in tree.nodes()) > MAX_RECORD_NODES:
-            raise SgfError(f"the record has more than {MAX_RECORD_NODES} nodes")
-        record = load_go(tree)
+        record = load_go(tree, budget=budget)
+        options, start = _options(record)
+        steps = _main_line(record, options, start, tree, budget)
+        nodes = record_nodes(tree, start, budget)
     except SgfError as err:
         raise BadRecord(str(err), line=err.line, column=err.column) from None
     except (InvalidRules, ValueError) as err:  # the reader's own checks say SgfError; this is a backstop
         raise BadRecord(str(err), line=None, column=None) from None
-    options, start = _options(record)
-    steps = _main_line(record, options, start, tree)
     result = result_of(record.info.get("RE"), start.colours)
-    nodes = record_nodes(tree, start)
     # The main line's moves by their stored ply, which counts automatic passes too.
     plies = [step.state.plies for step in steps if step.text != AUTO_PASS]
     main = [node for node in nodes if node["main"]]
@@ -113,9 +155,11 @@ def _first(state: GoState) -> GoState:
     raise AssertionError("a lineage ends at its start")
 
 
-def _main_line(record: GoRecord, options: RecordOptions, start: GoState, tree: GameTree) -> list[Step]:
+def _main_line(
+    record: GoRecord, options: RecordOptions, start: GoState, tree: GameTree, budget: Budget
+) -> list[Step]:
     """The stored moves of the main line, checked: replayed as the server replays a game, they must give
-    the reader's position, every move of the record kept."""
+    the reader's position, every move of the record kept. Each position replayed is paid from `budget`."""
     final = record.state
     numbered = sum(
         1
@@ -139,6 +183,7 @@ def _main_line(record: GoRecord, options: RecordOptions, start: GoState, tree: G
         if state.is_over and all(later.text == "pass" for later in steps[number - 1 :]):
             # Passes after the passes that ended the game (GNU Go writes a third): they change nothing.
             return steps[: number - 1]
+        budget.position(start.size)
         try:
             state = table.replay(state, step.text, stored=False)
         except (IllegalMove, ValueError) as err:
@@ -156,8 +201,16 @@ def _main_line(record: GoRecord, options: RecordOptions, start: GoState, tree: G
     return steps
 
 
-async def store_upload(stream: CommandStream, user: User, upload: Upload) -> int:
-    """Store the upload as the uploader's finished, private game; its id. Never live, never rated."""
+async def uploads_of(stream: CommandStream, user: User) -> UploadTotals:
+    async with stream.sessions() as db:
+        return await upload_totals(db, user.id)
+
+
+async def store_upload(
+    stream: CommandStream, user: User, upload: Upload, caps: UploadCaps
+) -> tuple[int, UploadTotals]:
+    """Store the upload as the uploader's finished, private game: its id, and the uploader's totals with
+    it. Never live, never rated. UploadLimit, and nothing stored, if it would pass one of `caps`."""
     table = GoTable(upload.options)
     final = upload.steps[-1].state if upload.steps else upload.start
     now = stream.now()
@@ -184,7 +237,10 @@ async def store_upload(stream: CommandStream, user: User, upload: Upload) -> int
     moves = [(step.state.plies, step.team, step.seat, step.text) for step in upload.steps]
     new = NewRecord(game, moves, events, upload.sgf, upload.nodes)
     async with stream.sessions() as db:
-        return await store_record(db, user.id, new, now)
+        totals = await upload_totals(db, user.id, lock=True)  # counted in the transaction that stores
+        caps.check(totals, final.plies)
+        game_id = await store_record(db, user.id, new, now)
+    return game_id, UploadTotals(totals.records + 1, totals.moves + final.plies)
 
 
 # ----------------------------------------------------------------------------- the result
@@ -242,22 +298,31 @@ def _result(reason: str, winners: list[int], teams: list[int], margin: float | N
 # ----------------------------------------------------------------------------- the tree
 
 
-def record_nodes(tree: GameTree, start: GoState) -> list[dict[str, Any]]:
+def record_nodes(tree: GameTree, start: GoState, budget: Budget) -> list[dict[str, Any]]:
     """Every move of the tree in file order (depth first, main line before variations), as
     `{"id", "parent", "team", "move", "point", "removed", "main", "ply"}`: `parent` the move before it (None
     at the start), `point` where its stone went (None for a pass), `removed` the points it captured, `ply`
     its number in its own line. A move the rules refuse ends its line: it and what follows are left out.
-    Nodes without a move (comments, markup) are skipped, their children joined to the move before."""
+    Nodes without a move (comments, markup) are skipped, their children joined to the move before.
+
+    `budget` pays for each move played, and for the positions kept: depth first, the positions alive are
+    those of the longest line so far (each state keeps its lineage), not every variation's."""
     out: list[dict[str, Any]] = []
     size, colours = start.size, start.colours
+    longest = start.plies
     # (node, parent move id, state before the node, on the main line)
     stack: list[tuple[Node, int | None, GoState, bool]] = [(tree.root, None, start, True)]
     while stack:
         node, parent, state, main = stack.pop()
-        for event in node_events(node, size, colours):
+        for event in node_events(node, size, colours, budget):
             move = event.move
             if event.error is not None or not isinstance(move, Place | Pass) or event.colour < 0:
                 continue
+            if state.plies >= longest:
+                budget.position(size)
+                longest = state.plies + 1
+            else:
+                budget.spend(limits.PLAY, "its variations' moves")
             try:
                 after = state.play_as(event.colour, move, check_ko=False)
             except (IllegalMove, InvalidRules):

@@ -7,10 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from miai.server.storage.models import Game, GameEvent, GameMove, GamePlayer, UploadedRecord
+from miai.server.storage.models import Game, GameEvent, GameMove, GamePlayer, UploadedRecord, User
 
 UPLOADER = "uploader"  # the `state` of the uploader's row in game_players: of no team, never on move
 
@@ -25,6 +25,30 @@ class NewRecord:
     events: Sequence[tuple[str, dict[str, Any]]]
     sgf: str
     nodes: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class UploadTotals:
+    """What a member's uploaded records hold: how many, and the moves of their main lines (their games'
+    stored moves, the rows and events an upload costs most)."""
+
+    records: int
+    moves: int
+
+
+async def upload_totals(db: AsyncSession, uploader_id: int, *, lock: bool = False) -> UploadTotals:
+    """The member's totals; `lock` first locks their user row (PostgreSQL) so that two uploads of theirs
+    count one after the other (SQLite writes one transaction at a time anyway)."""
+    if lock:
+        await db.execute(select(User.id).where(User.id == uploader_id).with_for_update())
+    query = (
+        select(func.count(), func.coalesce(func.sum(Game.plies), 0))
+        .select_from(UploadedRecord)
+        .join(Game, Game.id == UploadedRecord.game_id)
+        .where(Game.created_by == uploader_id)
+    )
+    records, moves = (await db.execute(query)).one()
+    return UploadTotals(int(records), int(moves))
 
 
 async def store_record(db: AsyncSession, uploader_id: int, new: NewRecord, now: datetime) -> int:
