@@ -29,6 +29,10 @@ from miai.server.text import clean_text
 router = APIRouter(tags=["games"])
 UPLOAD_PATH = "/api/v1/games/upload"
 SGF_TYPE = "application/x-go-sgf"
+# Uploads read at once by one process; the others wait their turn. Reading is Python work on a thread: two
+# at once share one interpreter lock, finish no sooner, and leave the event loop (every other request) less
+# of it (bench/uploads.md).
+READERS_AT_ONCE = 1
 
 
 class UploadRecord(BaseModel):
@@ -48,6 +52,15 @@ async def _record_bytes(request: Request) -> bytes:
         raise RequestValidationError(err.errors()) from None
 
 
+def _readers(request: Request) -> asyncio.Semaphore:
+    """This app's turn for reading uploads, made in its own event loop the first time it is needed."""
+    state = request.app.state
+    if not hasattr(state, "upload_readers"):
+        state.upload_readers = asyncio.Semaphore(READERS_AT_ONCE)
+    readers: asyncio.Semaphore = state.upload_readers
+    return readers
+
+
 def _caps(request: Request) -> UploadCaps:
     settings = request.app.state.settings
     return UploadCaps(settings.upload_records, settings.upload_moves)
@@ -62,7 +75,8 @@ async def upload_record(request: Request, viewer: MemberViewer) -> dict[str, Any
     caps.check(await uploads_of(stream, viewer.user))  # a member at the cap costs no reading
     data = await _record_bytes(request)
     # Reading replays every node of the tree, within the reader's budget (UPLOAD_LIMITS): off the event loop.
-    upload = await asyncio.to_thread(read_upload, data)
+    async with _readers(request):
+        upload = await asyncio.to_thread(read_upload, data)
     try:
         clean_text(upload.sgf, multiline=True)  # the database stores text: no NUL, no lone surrogate
     except ValueError as err:
