@@ -150,11 +150,12 @@ class Server:
 
 @contextlib.asynccontextmanager
 async def running(
-    target: list[str], env: dict[str, str], workdir: Path, profile: Path | None
+    target: list[str], env: dict[str, str], workdir: Path, profile: Path | None, port: int | None = None
 ) -> AsyncIterator[Server]:
+    """The server on `port` (default: a free one) until the block ends, then stopped like Ctrl-C."""
     import httpx
 
-    port = free_port()
+    port = port or free_port()
     python = [sys.executable] + (["-m", "cProfile", "-o", str(profile)] if profile else [])
     command = [
         *python,
