@@ -65,7 +65,7 @@ REFUSED = {
     ),
     "170,000 properties in a node": (
         b"(;GM[1]SZ[9]" + identifiers((MIB - 20) // 6) + b")",
-        "reading its properties went over",
+        "too costly to read: reading its propert",  # its properties, or their values
     ),
     # Fewer nodes than the limit, each naming the whole board: the budget stops it as the points come.
     "a rectangle in each of 19,000 nodes": (
