@@ -25,7 +25,7 @@ from miai.server.ratings.games import rate_game
 from miai.server.ratings.systems import Rating
 from tests.server.conftest import FakeClock, Player, register
 from tests.server.ratings.test_eligibility import go
-from tests.server.ratings.test_ratings_api import OPENING, black_resigns, game, ratings, set_ratings
+from tests.server.ratings.test_ratings_api import OPENING, black_resigns, game, pair_go, ratings, set_ratings
 
 SHORT = "each side must play at least 10 moves (passes not counted) for the game to be rated"
 OVER = "only the first 3 rated games between the same two players in 24 hours count"
@@ -114,13 +114,7 @@ def test_a_provisional_player_is_shown_so_and_is_off_the_leaderboard(client: Tes
 
 def test_a_team_game_resigned_early_is_unrated(client: TestClient) -> None:
     """Pair Go: each team must have played its share, whoever of the team played it."""
-    players = [register(client, name) for name in ("ann1", "ann2", "bob1", "bob2")]
-    body = {"size": 9, "players_per_team": 2, "team": 1, "rated": True}
-    gid = players[0].ok("/api/v1/games", body)["id"]
-    for player, team in zip(players[1:], (1, 2, 2), strict=True):
-        player.ok(f"/api/v1/games/{gid}/join", {"team": team})
-    for player in players:
-        player.ok(f"/api/v1/games/{gid}/confirm")
+    players, gid = pair_go(client)
     by_id = {p.user_id: p for p in players}
     moves = iter(OPENING["go"][:7])
     while (seen := snapshot(players[0], gid))["status"] == "active":

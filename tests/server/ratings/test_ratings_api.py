@@ -113,7 +113,8 @@ def test_a_private_games_rating_point_is_shown_to_its_players_only(client: TestC
             assert [p["game_id"] for p in seen["history"]] == [public] and seen["games"] == 2
 
 
-def test_other_kinds_and_team_games_have_their_own_keys(client: TestClient) -> None:
+def pair_go(client: TestClient) -> tuple[list[Player], int]:
+    """A rated 9×9 pair Go game, started: ann1 and ann2 (Black) against bob1 and bob2. Players and id."""
     players = [register(client, name) for name in ("ann1", "ann2", "bob1", "bob2")]
     body = {"size": 9, "players_per_team": 2, "team": 1, "rated": True}
     gid = players[0].ok("/api/v1/games", body)["id"]
@@ -121,6 +122,11 @@ def test_other_kinds_and_team_games_have_their_own_keys(client: TestClient) -> N
         player.ok(f"/api/v1/games/{gid}/join", {"team": team})
     for player in players:
         player.ok(f"/api/v1/games/{gid}/confirm")
+    return players, gid
+
+
+def test_other_kinds_and_team_games_have_their_own_keys(client: TestClient) -> None:
+    players, gid = pair_go(client)
     by_id = {p.user_id: p for p in players}
     play_opening(players, gid)
     white_moves = iter(["H5", "J5", "G5"])
