@@ -42,6 +42,7 @@ def test_the_top_bar_is_one_row_and_the_menu_opens_and_closes(
     page.goto("/watch")
     expect(page.locator("#nav-user")).to_have_text(member.name)
     bell, menu, items = page.locator("#nav-bell"), page.locator("#nav-menu-button"), page.locator("#nav-menu")
+    expect(bell).to_be_visible()  # drawn once the session is read: under load after the user's name
     assert_in_viewport(page, page.locator(".brand"), bell)
     assert bar_height(page) < ONE_ROW, f"the top bar is {bar_height(page)} px tall: more than one row"
 
