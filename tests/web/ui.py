@@ -228,8 +228,13 @@ def assert_in_viewport(page: Page, *locators: Any) -> None:
     size = page.viewport_size
     assert size is not None
     for locator in locators:
-        expect(locator).to_be_visible()
-        box = locator.bounding_box()
+        box = None
+        for _ in range(50):  # the bar is redrawn whenever a count changes: measure the element drawn last
+            expect(locator).to_be_visible()
+            box = locator.bounding_box()
+            if box is not None:
+                break
+            page.wait_for_timeout(100)
         assert box is not None, f"{locator} has no box"
         inside = (
             box["x"] >= -0.5
