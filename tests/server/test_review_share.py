@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +188,26 @@ def test_a_member_may_have_only_so_many_positions_queued(database_url: str, tmp_
         assert ask(ann, second).status_code == 202  # hers are done: she may queue again
         computed(client)
         assert done(ann, second)
+
+
+def test_reviews_asked_at_once_stay_within_the_queue_cap(database_url: str, tmp_path: Path) -> None:
+    """The queue is counted after the member's lock is taken: six asks at once (a script's burst) cannot all
+    read an empty queue. On SQLite the count used to be read before the write lock, and more got through."""
+    gate = threading.Event()
+    settings = make_settings(database_url, tmp_path, review_queued_positions=10, **TINY)
+    app: Any = create_app(settings, background=False)
+    with TestClient(app) as client:
+        app.state.jobs.reviewer.engine = Recorder([], gate)
+        ann = register(client, "ann")
+        games = [upload(ann, 9, 3) for _ in range(6)]  # four positions each: two fit in ten
+        with ThreadPoolExecutor(max_workers=6) as pool:
+            answers = list(
+                pool.map(lambda gid: ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}), games)
+            )
+        codes = sorted(answer.status_code for answer in answers)
+        assert codes == [202] * 2 + [429] * 4, [answer.text for answer in answers]
+        gate.set()
+        computed(client)
 
 
 # ----------------------------------------------------------------------------- computer moves first

@@ -11,6 +11,7 @@ server by bench/uploads.py.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -144,3 +145,15 @@ def test_uploads_are_counted_where_the_uploader_is_shown(client: TestClient) -> 
     assert ann.get("/api/v1/me/uploads").json()["moves"] == 5
     listed = ann.get("/api/v1/games/archive?user=ann").json()["games"]
     assert sorted(g["id"] for g in listed if g["names"] is not None) == sorted(ids)
+
+
+def test_uploads_sent_at_once_stay_within_the_cap(capped: TestClient) -> None:
+    """Counted and stored in one transaction that holds the uploader's lock: a dozen uploads at once (a
+    script's burst) cannot all read the count before any is stored. On SQLite the count used to be read
+    before the write lock was taken, and more than two of these got through a cap of 2."""
+    ann = register(capped, "ann")
+    with ThreadPoolExecutor(max_workers=12) as pool:
+        answers = list(pool.map(lambda _: upload_file(ann, record(1)), range(12)))
+    codes = sorted(answer.status_code for answer in answers)
+    assert codes == [201] * 2 + [409] * 10, [answer.text for answer in answers]
+    assert ann.get("/api/v1/me/uploads").json() == counts(2, 2)

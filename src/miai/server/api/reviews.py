@@ -62,7 +62,7 @@ def _position(stored_position: dict[str, Any]) -> dict[str, Any]:
 
 async def make_room(db: AsyncSession, user_id: int, positions: int, limit: int) -> None:
     """Refuse a review of `positions` that would take the user's queued positions over `limit`."""
-    await repo.lock_users(db, [user_id])  # two asks at once count one after the other (PostgreSQL)
+    await repo.lock_users(db, [user_id])  # two asks at once count one after the other
     queued = await stored.queued_positions(db, user_id)
     if queued + positions > limit:
         raise ReviewQueueFull(

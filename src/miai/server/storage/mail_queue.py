@@ -132,5 +132,3 @@ async def mail_times(
         query = query.where(OutboxMail.to_address == to_address)
     rows = (await db.execute(query.order_by(OutboxMail.created_at.desc()).limit(limit))).scalars()
     return [cast(datetime, utc(moment)) for moment in rows]
-
-

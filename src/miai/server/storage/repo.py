@@ -316,10 +316,21 @@ async def chat_for(
 
 
 async def lock_users(db: AsyncSession, user_ids: Sequence[int]) -> None:
-    """Lock users' rows until the transaction ends (PostgreSQL; SQLite has one writer at a time anyway), in
-    id order so that two transactions locking the same users never deadlock. FOR NO KEY UPDATE: rows that
-    merely refer to these users (a new game's creator) take a KEY SHARE lock, which this does not wait for."""
-    for user_id in sorted(set(user_ids)):
+    """Lock users' rows until the transaction ends, so that a count read after this (an upload cap, a review
+    queue) holds until the write that depends on it commits.
+
+    PostgreSQL: the rows, in id order so that two transactions locking the same users never deadlock; FOR NO
+    KEY UPDATE, so rows that merely refer to these users (a new game's creator) take a KEY SHARE lock, which
+    this does not wait for. SQLite has one writer for the whole file, but its transaction begins at the first
+    write, after the counts were read: a write that changes nothing takes the write lock first. Called before
+    the transaction's first write, it waits for the lock with the busy timeout (no snapshot is held yet)."""
+    ids = sorted(set(user_ids))
+    if not ids:
+        return
+    if db.bind.dialect.name == "sqlite":
+        await db.execute(update(User).where(User.id.in_(ids)).values(username=User.username))
+        return
+    for user_id in ids:
         await db.execute(select(User.id).where(User.id == user_id).with_for_update(key_share=True))
 
 

@@ -10,7 +10,8 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from miai.server.storage.models import Game, GameEvent, GameMove, GamePlayer, UploadedRecord, User
+from miai.server.storage.models import Game, GameEvent, GameMove, GamePlayer, UploadedRecord
+from miai.server.storage.repo import lock_users
 
 UPLOADER = "uploader"  # the `state` of the uploader's row in game_players: of no team, never on move
 
@@ -37,10 +38,10 @@ class UploadTotals:
 
 
 async def upload_totals(db: AsyncSession, uploader_id: int, *, lock: bool = False) -> UploadTotals:
-    """The member's totals; `lock` first locks their user row (PostgreSQL) so that two uploads of theirs
-    count one after the other (SQLite writes one transaction at a time anyway)."""
+    """The member's totals; `lock` first locks their user row so that two uploads of theirs count one after
+    the other."""
     if lock:
-        await db.execute(select(User.id).where(User.id == uploader_id).with_for_update())
+        await lock_users(db, [uploader_id])
     query = (
         select(func.count(), func.coalesce(func.sum(Game.plies), 0))
         .select_from(UploadedRecord)
@@ -58,7 +59,12 @@ async def store_record(db: AsyncSession, uploader_id: int, new: NewRecord, now: 
     await db.flush()
     db.add(
         GamePlayer(
-            game_id=game.id, user_id=uploader_id, team=None, seat=None, joined_seq=1, confirmed=True,
+            game_id=game.id,
+            user_id=uploader_id,
+            team=None,
+            seat=None,
+            joined_seq=1,
+            confirmed=True,
             state=UPLOADER,
         )
     )
