@@ -48,6 +48,8 @@ HOSTILE = {
         b"(;GM[1]SZ[25]" + b";B[];W[]" * 4_000 + b")",
         "reading its moves and positions replayed went over",
     ),
+    "a komi of 1e14": (b"(;GM[1]SZ[9]KM[100000000000000];B[ee])", "a komi beyond the board's 81 points"),
+    "a komi below the board": (b"(;GM[1]SZ[9]KM[-82];B[ee])", "a komi beyond the board's 81 points"),
     "a megabyte comment with NUL": (
         shapes.fill(b"(;GM[1]SZ[9]C[", b"\x00", b"];B[ee])"),
         "the record holds text that cannot be stored: control character U+0000 at position",

@@ -107,8 +107,10 @@ async def ask_review(
                 positions=total,
                 limit=limit,
             )
-        await enforce(request, "reviews", *user_key(user_id))
         await make_room(db, user_id, total, queued_limit)
+        await enforce(
+            request, "reviews", *user_key(user_id)
+        )  # after the cap: a refused ask costs no allowance
         review, created = await stored.ask(db, game.id, body.depth, total, user_id, now)
     else:
         review, created = existing, False

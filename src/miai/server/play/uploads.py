@@ -81,8 +81,12 @@ class UploadCaps:
 
 def upload_counts(totals: UploadTotals, caps: UploadCaps) -> dict[str, int]:
     """A member's uploads as the API shows them (GET /me/uploads, the upload's answer, its refusal)."""
-    return {"records": totals.records, "moves": totals.moves, "max_records": caps.records,
-            "max_moves": caps.moves}
+    return {
+        "records": totals.records,
+        "moves": totals.moves,
+        "max_records": caps.records,
+        "max_moves": caps.moves,
+    }
 
 
 @dataclass
@@ -130,12 +134,16 @@ def _options(record: GoRecord) -> tuple[RecordOptions, GoState]:
     handicap = black[: start.handicap] if start.handicap >= 2 else []
     setup = tuple((p, c) for p, c in sorted(start.position().items()) if p not in set(handicap))
     seat_counts = tuple(len(s) for s in start.seats)
+    komi = tuple(start.rules.komi_of(c) for c in range(colours))
+    points = start.size * start.size
+    if any(abs(k) > points for k in komi):  # no count could reach it: a number made to be stored, not played
+        raise BadRecord(f"a komi beyond the board's {points} points cannot be stored", line=None, column=None)
     options = RecordOptions(
         size=start.size,
         teams=colours,
         players_per_team=max(seat_counts),
         preset=record.rules_key or "custom",
-        komi=tuple(start.rules.komi_of(c) for c in range(colours)),
+        komi=komi,
         handicap=start.handicap,
         visibility="private",
         exact_rules=tuple(encode_rules(start.rules)),
