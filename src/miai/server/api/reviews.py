@@ -108,9 +108,8 @@ async def ask_review(
                 limit=limit,
             )
         await make_room(db, user_id, total, queued_limit)
-        await enforce(
-            request, "reviews", *user_key(user_id)
-        )  # after the cap: a refused ask costs no allowance
+        # After the cap: an ask refused for a full queue costs none of the hourly allowance.
+        await enforce(request, "reviews", *user_key(user_id))
         review, created = await stored.ask(db, game.id, body.depth, total, user_id, now)
     else:
         review, created = existing, False
