@@ -131,6 +131,7 @@ SERVER_ORDER = [
     "logs",
     "text",
     "game_options",
+    "move_texts",
     "storage",
     "realtime",
     "notify",

@@ -7,6 +7,7 @@ before it, so what two of them both need lives below both. `tests/test_layers.py
     errors, settings, logs   command errors, the operator's settings, logging
     text                     the server's rule for text (`clean_text`), for the edge and the command lines
     game_options             a game's options as its creator chose them, validated and stored as JSON
+    move_texts               the stored texts of passes, resignations, timeouts and draws
     storage                  the database: models, migrations, the repository modules (only they speak SQL)
     realtime                 the hub: events to this process's subscribers and, through Redis, every other
                              process's; spectator counts; closing a revoked credential's sockets

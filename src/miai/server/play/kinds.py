@@ -28,8 +28,9 @@ from miai.core.registry import Board, GameKind, RecordedState
 from miai.formats.sgf.times import TimeLeft, TimeSystem
 from miai.server.errors import BadInput
 from miai.server.game_options import GoOptions, KindOptions, load_options
+from miai.server.move_texts import AGREED_DRAW, AUTO_PASS
 from miai.server.play.judging import Judge
-from miai.server.play.views import AGREED_DRAW, AUTO_PASS, final_result, move_text, position_view
+from miai.server.play.views import final_result, move_text, position_view
 
 log = logging.getLogger(__name__)
 # Go's colours as the UI's classic palette names them; more teams than names are "Team N".

@@ -13,12 +13,12 @@ from miai.core.errors import IllegalMove
 from miai.core.go import GoState
 from miai.server.errors import BadInput, Conflict, Forbidden
 from miai.server.game_options import GoOptions, KindOptions
+from miai.server.move_texts import AUTO_PASS
 from miai.server.play.computer import bot_user
 from miai.server.play.kinds import table_for, table_of
 from miai.server.play.queries import load_visible_game
 from miai.server.play.service import GameService
 from miai.server.play.stream import CommandStream, Live, Tx
-from miai.server.play.views import AUTO_PASS
 from miai.server.storage import repo
 from miai.server.storage.models import User
 

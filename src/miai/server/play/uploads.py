@@ -27,10 +27,11 @@ from miai.formats.sgf.limits import Budget, ReadLimits
 from miai.formats.sgf.tree import GameTree, Node
 from miai.server.errors import BadInput, Conflict
 from miai.server.game_options import OptionsError, RecordOptions
+from miai.server.move_texts import AUTO_PASS
 from miai.server.play.kinds import GoTable, Step
 from miai.server.play.preview import cells_of
 from miai.server.play.stream import CommandStream
-from miai.server.play.views import AUTO_PASS, recorded_move
+from miai.server.play.views import recorded_move
 from miai.server.ratings.verdicts import created_unrated
 from miai.server.storage.models import User
 from miai.server.storage.uploads import NewRecord, UploadTotals, store_record, upload_totals

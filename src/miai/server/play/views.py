@@ -8,9 +8,7 @@ from miai.core.go import GoState, Resign, Result, Timeout, outcome
 from miai.core.go.moves import Move, Place
 from miai.core.go.scoring import EndReason
 from miai.core.go.vertex import format_move, format_point
-
-AUTO_PASS = "autopass"
-AGREED_DRAW = "draw"
+from miai.server.move_texts import AUTO_PASS
 
 
 def recorded_move(ply: int, team: int, seat: int, move: str, user_id: int | None) -> dict[str, Any]:

@@ -38,10 +38,10 @@ from typing import Any
 
 from miai.core.hex import Opening
 from miai.server.game_options import GoOptions, KindOptions
+from miai.server.move_texts import NOT_MOVES
 
 GO_MOVES_EACH = {9: 10, 13: 15, 19: 20}  # by board size (the rated sizes)
 KIND_MOVES_EACH = {"amazons": 10, "tanbo": 10}  # Hex: half the board's side
-NOT_MOVES = frozenset({"pass", "autopass", "resign", "timeout", "draw"})  # stored texts that are no moves
 RATED_GAMES_PER_PAIR = 3
 PAIR_WINDOW = timedelta(hours=24)
 # Why a game marked rated did not count: `setup` (options, players, bots) is decided once, for good;
