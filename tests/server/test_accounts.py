@@ -8,9 +8,7 @@ in the stored outbox where the tests read the links, as a user would read them i
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,20 +17,11 @@ from sqlalchemy import select, update
 from starlette.websockets import WebSocketDisconnect
 
 from miai.server.api.cookies import COOKIE
-from miai.server.app import create_app
 from miai.server.storage.models import AccountToken, OutboxMail
 from tests.server.conftest import register
-from tests.server.processes import free_port
-from tests.server.test_email import smtp_settings
+from tests.server.mailing import mailing_client  # noqa: F401  (the `client` fixture)
 
 PASSWORD = "correct horse"
-
-
-@pytest.fixture
-def client(database_url: str, tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(smtp_settings(database_url, tmp_path, free_port()), background=False)
-    with TestClient(app) as test_client:
-        yield test_client
 
 
 def mails(client: TestClient, to: str) -> list[OutboxMail]:

@@ -6,30 +6,18 @@ closed port), where the tests read them as the owner would read the old inbox.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy import update
 
-from miai.server.app import create_app
 from miai.server.storage.models import AccountToken, OutboxMail
 from tests.server.conftest import register
-from tests.server.processes import free_port
+from tests.server.mailing import mailing_client  # noqa: F401  (the `client` fixture)
 from tests.server.test_accounts import link_token, log_in, mails, me, sign_up, with_session
-from tests.server.test_email import smtp_settings
 
 CHANGED = "Miai: your e-mail address was changed"
-
-
-@pytest.fixture
-def client(database_url: str, tmp_path: Path) -> Iterator[TestClient]:
-    app = create_app(smtp_settings(database_url, tmp_path, free_port()), background=False)
-    with TestClient(app) as test_client:
-        yield test_client
 
 
 def change_address(client: TestClient, session: str, csrf: str, address: str) -> Any:
