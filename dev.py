@@ -71,13 +71,20 @@ def main(argv: list[str]) -> int:
         return run(python, ["-m", "miai", *(rest or ["serve"])])
     if command == "screenshots":
         return run(python, ["tests/web/make_screenshots.py", *(str(Path(d).resolve()) for d in rest)])
+    # The engines' kernels compile (or load numba's cache) on the other core while ruff and mypy run, so
+    # that the test workers load one cache instead of each compiling the same kernels at once.
+    print("$ python -m miai.engines.warm (in the background)", flush=True)
+    warming = subprocess.Popen([str(python), "-m", "miai.engines.warm"], cwd=ROOT)
     for step in (
         ["-m", "ruff", "check", "src", "tests", "bench", "dev.py"],
         ["-m", "mypy"],
     ):
         print("$", " ".join(step[1:]), flush=True)
         if code := run(python, step):
+            warming.kill()
             return code
+    if code := warming.wait():
+        return code
     code = run(python, ["-m", "pytest", *parallel_options(rest), *rest])
     if code:
         return 0 if code == 5 and rest else code
