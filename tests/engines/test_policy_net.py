@@ -143,14 +143,19 @@ def test_the_tree_adds_the_predictors_prior_once_a_node_is_visited_enough() -> N
     assert np.allclose(priors[1] - priors[0], 25.0)
 
 
+FIRST_FILES = 450  # of the shared GNU Go games: more than 1,500 held-out moves of 19x19 records
+
+
 @pytest.mark.conformance
 def test_the_shipped_network_predicts_held_out_moves_of_real_games() -> None:
+    """The first 1,500 held-out moves: the records are numbered in file order, so the first files give the
+    same held-out records as the whole collection (whose figures the learner reports as it trains)."""
     folder = shared_data("gnugo", "games")
-    examples = collect(sorted(folder.rglob("*.sgf")), 19, progress=False)
+    examples = collect(sorted(folder.rglob("*.sgf"))[:FIRST_FILES], 19, capacity=100_000, progress=False)
     planes, targets = examples.part(held_out=True)
-    assert len(targets) > 5000 and examples.count > 150_000
-    assert (examples.record[: examples.count] % HELD_OUT == HELD_OUT - 1).sum() == len(targets)
     sample = slice(0, 1500)
+    assert len(targets) >= sample.stop
+    assert (examples.record[: examples.count] % HELD_OUT == HELD_OUT - 1).sum() == len(targets)
     # A uniform guess among ~250 empty points is right 0.4% of the time.
     assert accuracy(POLICY_NET, planes[sample], targets[sample]) > 0.25
     assert accuracy(POLICY_NET, planes[sample], targets[sample], top=5) > 0.45
