@@ -73,6 +73,7 @@ def test_the_preset_mapping_keeps_the_ko_rules() -> None:
     assert PRESETS["dipgo"].base.ko is KoRule.POSITIONAL
 
 
+@pytest.mark.no_cover  # untraced: a whole corpus (README, "Tests and benchmarks")
 @pytest.mark.conformance
 def test_every_repetition_case() -> None:
     folder = shared_data("fuego-repetition")

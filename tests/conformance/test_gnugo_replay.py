@@ -20,6 +20,7 @@ from tests.conftest import need, shared_data
 RECORDS = 1622  # what ../shared/data/README.md promises
 
 
+@pytest.mark.no_cover  # untraced: a whole corpus (README, "Tests and benchmarks")
 @pytest.mark.conformance
 @pytest.mark.gnugo
 def test_every_record_replays_like_gnugo(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

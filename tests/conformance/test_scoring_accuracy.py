@@ -37,7 +37,8 @@ from tests.conformance.scoring_data import (
 )
 from tests.conftest import need, shared_data
 
-pytestmark = [pytest.mark.conformance, pytest.mark.gnugo, pytest.mark.slow]
+# no_cover: untraced, a whole corpus (README, "Tests and benchmarks")
+pytestmark = [pytest.mark.conformance, pytest.mark.gnugo, pytest.mark.slow, pytest.mark.no_cover]
 
 PLAYOUTS = 1000
 SEED = 0

@@ -337,6 +337,7 @@ def run_cases(world: World, sender: Sender, shape: Shape, mode: GenerationMode, 
         run_case()
 
 
+@pytest.mark.no_cover  # untraced: thousands of generated requests (README, "Tests and benchmarks")
 def test_no_request_gets_a_server_error_and_every_game_replays(client: TestClient) -> None:
     world = build_world(client)
     before = {label: assert_replays(world.reader(label), gid) for label, gid in world.games.items()}

@@ -370,6 +370,7 @@ def problem_with(frame: Frame, replies: list[dict[str, Any]], closed: int | None
     return None
 
 
+@pytest.mark.no_cover  # untraced: thousands of generated requests (README, "Tests and benchmarks")
 def test_every_websocket_message_gets_its_reply_and_games_replay(client: TestClient) -> None:
     fuzzer, bob, carol = register(client, "fuzzer"), register(client, "bob"), register(client, "carol")
     world = World(client, fuzzer, bob, carol)

@@ -64,6 +64,7 @@ def test_the_formats_tests_read_with_the_uploads_limits() -> None:
     assert UPLOAD == UPLOAD_LIMITS
 
 
+@pytest.mark.no_cover  # untraced: megabytes (README, "Tests and benchmarks")
 @pytest.mark.parametrize("shape", HOSTILE)
 def test_hostile_uploads_are_refused_with_the_reason_and_store_nothing(
     client: TestClient, shape: str

@@ -33,6 +33,7 @@ def check_round_trip(data: bytes) -> str | None:
     return None
 
 
+@pytest.mark.no_cover  # untraced: a whole corpus (README, "Tests and benchmarks")
 @pytest.mark.conformance
 @pytest.mark.parametrize("folder", FOLDERS)
 def test_every_real_file_round_trips(folder: str) -> None:

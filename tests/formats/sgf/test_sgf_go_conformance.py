@@ -43,6 +43,7 @@ def same_game(a: GoState, b: GoState) -> list[str]:
     return [name for name, (x, y) in checks.items() if x != y]
 
 
+@pytest.mark.no_cover  # untraced: a whole corpus (README, "Tests and benchmarks")
 @pytest.mark.conformance
 def test_every_real_record_loads_and_two_colour_records_round_trip() -> None:
     records = real_records()

@@ -75,6 +75,7 @@ REFUSED = {
 }
 
 
+@pytest.mark.no_cover  # untraced: megabytes (README, "Tests and benchmarks")
 @pytest.mark.parametrize("shape", REFUSED)
 def test_hostile_shapes_stop_with_the_reason_within_bounded_memory(shape: str) -> None:
     data, reason = REFUSED[shape]
@@ -141,6 +142,7 @@ READ = {
 }
 
 
+@pytest.mark.no_cover  # untraced: megabytes (README, "Tests and benchmarks")
 @pytest.mark.parametrize("shape", READ)
 def test_huge_values_read_literally_within_ten_times_their_size(shape: str) -> None:
     data, prop, unit = READ[shape]
