@@ -140,6 +140,10 @@ def make_settings(database_url: str, tmp_path: Path, **overrides: Any) -> Settin
         "confirm_window_seconds": 60,
         "rate_limits_enabled": False,  # tests of the limits turn them on (test_rate_limits.py)
         "redis_prefix": unique_redis_prefix(),  # instances meant to share channels share one Settings
+        # The cheapest argon2id: a test registers and logs in many users, and the hash's cost is not what
+        # it checks (Django's test settings use a fast hasher for the same reason)
+        "argon2_time_cost": 1,
+        "argon2_memory_kib": 64,
     }
     values.update(overrides)
     return Settings(**values)

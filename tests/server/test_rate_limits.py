@@ -337,7 +337,13 @@ def test_guesses_sent_all_at_once_are_counted_before_any_is_checked(tmp_path: Pa
     """A failure counted only after argon2 let 20 parallel guesses through a limit of 3."""
     import concurrent.futures
 
-    settings = limited_settings(tmp_path, rate_limit_login="100/minute", rate_limit_login_checks="3/minute")
+    settings = limited_settings(
+        tmp_path,
+        rate_limit_login="100/minute",
+        rate_limit_login_checks="3/minute",
+        argon2_time_cost=3,  # the real cost: the race this guards against lies in the hash's time
+        argon2_memory_kib=65536,
+    )
     with running(settings) as client:
         register(client, "pia")
         client.cookies.clear()

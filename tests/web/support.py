@@ -57,6 +57,8 @@ def miai_server(data_dir: Path, port: int | None = None, **env_overrides: str) -
         "MIAI_PORT": str(port),
         "PYTHONPATH": str(REPO / "src"),
         "MIAI_RATE_LIMITS_ENABLED": "false",  # one server for the whole session: every user from 127.0.0.1
+        "MIAI_ARGON2_TIME_COST": "1",  # the cheapest hash: the browser tests sign up hundreds of users
+        "MIAI_ARGON2_MEMORY_KIB": "64",
         **env_overrides,
     }
     log = (data_dir / "server.log").open("wb")
