@@ -15,9 +15,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from miai.server.game_options import GoOptions, KindOptions, load_options
 from miai.server.identity.bots import is_computer
+from miai.server.move_texts import NOT_MOVES
 from miai.server.ratings.eligibility import (
     MOVES,
-    NOT_MOVES,
     PAIR,
     PAIR_WINDOW,
     SETUP,

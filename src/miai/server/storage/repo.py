@@ -327,7 +327,7 @@ async def lock_users(db: AsyncSession, user_ids: Sequence[int]) -> None:
     ids = sorted(set(user_ids))
     if not ids:
         return
-    if db.bind.dialect.name == "sqlite":
+    if db.get_bind().dialect.name == "sqlite":
         await db.execute(update(User).where(User.id.in_(ids)).values(username=User.username))
         return
     for user_id in ids:
