@@ -288,3 +288,16 @@ def test_back_to_the_start_with_the_computer_first_waits_and_redo_replays(
     alice.ok(f"/api/v1/games/{gid}/undo")
     settle(client)
     assert moves(alice, gid) == line[:1]
+
+
+def test_a_practice_game_ended_by_passes_is_resumed_with_undo(client: TestClient) -> None:
+    """After two passes the count is shown and the player may play on (issue 32): Undo takes the last pass
+    back and the game is in progress again, its result gone."""
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 7, "mode": "local"})["id"]
+    for move in ("D4", "pass", "pass"):
+        alice.ok(f"/api/v1/games/{gid}/moves", {"move": move})
+    assert alice.get(f"/api/v1/games/{gid}").json()["status"] == "finished"
+    alice.ok(f"/api/v1/games/{gid}/undo")
+    snap = alice.get(f"/api/v1/games/{gid}").json()
+    assert (snap["status"], snap["result"], moves(alice, gid)) == ("active", None, ["D4", "pass"])
