@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from miai.core.go import PASS, GoState, Move, Place
 from miai.core.go.vertex import parse_point
 from miai.server.app import create_app
+from miai.server.engine_jobs.sweep import computers_on_move
 from miai.server.play.stream import CommandStream
 from miai.server.realtime.hub import Hub
 from miai.server.storage import repo
@@ -274,6 +275,9 @@ def test_back_to_the_start_with_the_computer_first_waits_and_redo_replays(
     assert snap["to_move"]["held"] is True
     assert snap["to_move"]["user_id"] != alice.user_id
     assert client.portal.call(client.app.state.computers.resume) == 0  # type: ignore[attr-defined]
+    sessions = client.app.state.sessions  # type: ignore[attr-defined]
+    swept = client.portal.call(computers_on_move, sessions)  # type: ignore[attr-defined]
+    assert all(job.game != gid for job in swept)  # nor does the engine queue's sweep move it
     settle(client)
     assert moves(alice, gid) == []
     assert alice.ok(f"/api/v1/games/{gid}/redo")["redo"] == 2  # the computer's first move, as it was
