@@ -118,18 +118,13 @@ def _start_worker() -> None:
 
 def _warm_up() -> int:
     """Load the compiled kernels of every kind's search in a worker (numba's cache, or a first compilation
-    on a fresh install: 10-15 s each), so that no first real move waits for them."""
-    from miai.core import hex as hex_rules
-    from miai.engines.amazons.searcher import warm_up as warm_amazons
+    on a fresh install: 10-15 s each), so that no first real move waits for them (`miai.engines.warm`)."""
     from miai.engines.go_search import warm_up
-    from miai.engines.hex.searcher import HexSearcher
     from miai.engines.levels import search_threads
-    from miai.engines.tanbo.search import warm_up as warm_tanbo
+    from miai.engines.warm import warm_all
 
     warm_up(search_threads())
-    HexSearcher(capacity=1000).evaluate(hex_rules.new_game(5, hex_rules.Opening.NONE.value), 2, 0)
-    warm_amazons()
-    warm_tanbo()
+    warm_all()
     return os.getpid()
 
 
