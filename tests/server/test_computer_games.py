@@ -218,7 +218,8 @@ def test_a_computer_move_that_differs_from_the_undone_one_forgets_the_redo_stack
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Found by attack: the computer (Black) opened elsewhere after a take-back, and a redo then replayed its
-    old opening as the player's White move, or answered 500 when that point was taken."""
+    old opening as the player's White move, or answered 500 when that point was taken. Back at the start the
+    computer now waits and Redo replays its opening; a move other than the undone one forgets the rest."""
     openings = iter(["E5", "D4"])  # the computer's opening, then another one after taking the first back
 
     async def varying(state: GoState, level: int | str, seed: int, seconds: float | None) -> Move:
