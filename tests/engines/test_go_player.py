@@ -181,7 +181,7 @@ def test_the_top_level_searches_with_dynamic_komi_on_big_boards_only(monkeypatch
     monkeypatch.setattr(player.search, "search", spy)
     first = player.choose(new_game(13))
     player.komi.points = 4.0
-    player.choose(new_game(13).play(first).play(PASS))
+    player.choose(new_game(13).play(first).play(Place(0)))  # (after a pass Black would pass: it wins)
     player.choose(new_game(9))
     assert gives == [0.0, 4.0, 0.0]
     assert style(10).dynamic_komi and not style(9).dynamic_komi
@@ -234,3 +234,53 @@ def test_does_not_take_the_settled_pass_with_a_chain_in_atari() -> None:
         """
     assert not should_pass(in_atari)  # White's A1-A2 has one liberty, A3
     assert should_pass(in_atari.replace("2 O X", "2 O ."))  # two liberties: the settled pass stands
+
+
+FINISHED_9 = """
+ 9 . X . X O . O . O
+ 8 X X X X O O O O O
+ 7 . X . X O . O . O
+ 6 X X X X O O O O O
+ 5 . X . X O . O . O
+ 4 X X X X O O O O O
+ 3 . X . X O . O . O
+ 2 X X X X O O O O O
+ 1 . X . X O . O . O
+   A B C D E F G H J
+"""
+
+
+OPEN_9 = """
+ 9 . X . X . O . O .
+ 8 X X X X . O O O O
+ 7 . X . X . O . O .
+ 6 X X X X . O O O O
+ 5 . X . X . O . O .
+ 4 X X X X . O O O O
+ 3 . X . X . O . O .
+ 2 X X X X . O O O O
+ 1 . X . X . O . O .
+   A B C D E F G H J
+"""
+
+
+@pytest.mark.parametrize("level", [1, 5])
+def test_answers_a_pass_with_a_pass_when_nothing_is_left(level: int) -> None:
+    """Issue 32: the level-1 computer never passed; it filled its own area until the player had passed
+    eight times. On a finished 9x9 board, with the player's pass, any level passes: every placement fills
+    a territory, and the count (Black 36, White 45 + 6.5) cannot turn, whether the computer wins it or not.
+    With every border closed it passes first too, before anyone has."""
+    dgo = Rules(komi=(0.0, 6.5))
+    for computer in (0, 1):  # Black (losing), White (winning)
+        state = position(FINISHED_9, 1 - computer, dgo).play(PASS)  # the player passed
+        assert GoPlayer(style(level), seed=3).choose(state) == PASS, (level, computer)
+    assert GoPlayer(style(level), seed=3).choose(position(FINISHED_9, 1, dgo)) == PASS  # winning: first
+
+
+def test_plays_on_where_a_border_is_open_and_the_count_can_turn() -> None:
+    """An open border (the E column, nine neutral points): Black, behind by the 0.5 komi after White's
+    pass, keeps playing instead of passing the game away; and White, ahead, does not pass first."""
+    state = position(OPEN_9, 1, Rules(komi=(0.0, 0.5))).play(PASS)
+    move = GoPlayer(style(1), seed=3).choose(state)
+    assert isinstance(move, Place)
+    assert isinstance(GoPlayer(style(1), seed=3).choose(position(OPEN_9, 1, Rules(komi=(0.0, 0.5)))), Place)

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from miai.core.go import PASS, RESIGN, GoState, Move, Rules, new_game
+from miai.core.go import PASS, RESIGN, GoState, Move, Place, Rules, new_game
 from miai.core.go.rules import Scoring
 from miai.engines import players
 from miai.engines.go_player import GoPlayer, Style, fingerprint
@@ -147,7 +147,7 @@ def dynamic_player(monkeypatch: pytest.MonkeyPatch, gives: list[float]) -> GoPla
 def test_the_memo_carries_the_dynamic_komi(monkeypatch: pytest.MonkeyPatch) -> None:
     state = new_game(13, Rules(komi=(0.0, 7.5)))
     first = GoPlayer(Style(playouts=50, seconds=None, dynamic_komi=True), seed=1)
-    state = state.play(first.choose(state)).play(PASS)
+    state = state.play(first.choose(state)).play(Place(0))  # (after a pass Black would pass: it wins)
     first.komi.points = 4.0
     gives: list[float] = []
     fresh = dynamic_player(monkeypatch, gives)

@@ -16,6 +16,7 @@ from fastapi.testclient import TestClient
 from miai.core.go import PASS, GoState, Move, Place
 from miai.core.go.vertex import parse_point
 from miai.server.app import create_app
+from miai.server.engine_jobs.sweep import computers_on_move
 from miai.server.play.stream import CommandStream
 from miai.server.realtime.hub import Hub
 from miai.server.storage import repo
@@ -216,9 +217,10 @@ def test_a_computer_seat_played_by_an_external_engine_by_name(
 def test_a_computer_move_that_differs_from_the_undone_one_forgets_the_redo_stack(
     client: TestClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Found by attack: back at the start, the computer (Black) opened elsewhere, and a redo then replayed its
-    old opening as the player's White move, or answered 500 when that point was taken."""
-    openings = iter(["E5", "D4"])  # the computer's opening, then another one after going back to the start
+    """Found by attack: the computer (Black) opened elsewhere after a take-back, and a redo then replayed its
+    old opening as the player's White move, or answered 500 when that point was taken. Back at the start the
+    computer now waits and Redo replays its opening; a move other than the undone one forgets the rest."""
+    openings = iter(["E5", "D4"])  # the computer's opening, then another one after taking the first back
 
     async def varying(state: GoState, level: int | str, seed: int, seconds: float | None) -> Move:
         if state.plies == 0:
@@ -234,21 +236,73 @@ def test_a_computer_move_that_differs_from_the_undone_one_forgets_the_redo_stack
     assert moves(alice, gid) == ["E5", "C3", "E4"]
     alice.ok(f"/api/v1/games/{gid}/start")
     settle(client)
-    assert moves(alice, gid) == ["D4"]  # a new opening: what was undone no longer follows
+    assert moves(alice, gid) == []  # back at the start the computer waits (Dgo)
+    # The held game is stored as such: a restart resumes nothing.
+    assert client.portal.call(client.app.state.computers.resume) == 0  # type: ignore[attr-defined]
+    alice.ok(f"/api/v1/games/{gid}/redo")
+    settle(client)
+    assert moves(alice, gid) == ["E5"]
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "G7"})  # another move than the undone C3
+    settle(client)
+    assert moves(alice, gid) == ["E5", "G7", "E4"]
     refused = alice.post(f"/api/v1/games/{gid}/redo")
     assert refused.status_code == 409
-    assert moves(alice, gid) == ["D4"]
     assert alice.get(f"/api/v1/games/{gid}").json()["redo"] == 0
 
 
-def test_a_computer_move_equal_to_the_undone_one_keeps_the_rest_for_redo(client: TestClient) -> None:
+@pytest.mark.parametrize(("colour", "handicap"), [("white", 0), ("black", 2)])
+def test_back_to_the_start_with_the_computer_first_waits_and_redo_replays(
+    client: TestClient, colour: str, handicap: int
+) -> None:
+    """Issue 32: back to the start where the computer moves first (the player White, or a handicap) left the
+    computer to play a new first move at once, and the redo line was lost. Going back never makes the
+    computer play: it waits, through chat and reloads, until Redo replays its move."""
     alice = register(client, "alice")
-    gid = alice.ok("/api/v1/practice", {"size": 9, "colour": "white", "level": 1})["id"]
+    body = {"size": 9, "colour": colour, "level": 1, "handicap": handicap}
+    gid = alice.ok("/api/v1/practice", body)["id"]
     settle(client)
-    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "C3"})
+    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "C3" if handicap == 0 else "C7"})
     settle(client)
-    alice.ok(f"/api/v1/games/{gid}/start")
+    line = moves(alice, gid)
+    assert len(line) == 3
+    answer = alice.ok(f"/api/v1/games/{gid}/start")
+    assert answer == {"ok": True, "ply": 0, "redo": 3}
     settle(client)
-    assert moves(alice, gid) == ["E5"]  # the same opening again (the test computer always opens there)
-    alice.ok(f"/api/v1/games/{gid}/redo")
-    assert moves(alice, gid) == ["E5", "C3", "E4"]
+    alice.ok(f"/api/v1/games/{gid}/chat", {"text": "hi", "channel": "public"})  # any command: still waits
+    settle(client)
+    snap = alice.get(f"/api/v1/games/{gid}").json()
+    assert snap["moves"] == []
+    assert snap["redo"] == 3
+    assert snap["to_move"]["held"] is True
+    assert snap["to_move"]["user_id"] != alice.user_id
+    assert client.portal.call(client.app.state.computers.resume) == 0  # type: ignore[attr-defined]
+    sessions = client.app.state.sessions  # type: ignore[attr-defined]
+    swept = client.portal.call(computers_on_move, sessions)  # type: ignore[attr-defined]
+    assert all(job.game != gid for job in swept)  # nor does the engine queue's sweep move it
+    settle(client)
+    assert moves(alice, gid) == []
+    assert alice.ok(f"/api/v1/games/{gid}/redo")["redo"] == 2  # the computer's first move, as it was
+    settle(client)
+    assert moves(alice, gid) == line[:1]
+    snap = alice.get(f"/api/v1/games/{gid}").json()
+    assert "held" not in snap["to_move"]
+    assert snap["to_move"]["user_id"] == alice.user_id
+    alice.ok(f"/api/v1/games/{gid}/end")
+    assert moves(alice, gid) == line
+    # Undo from there takes back the player's move and the reply only: the computer's opening stays.
+    alice.ok(f"/api/v1/games/{gid}/undo")
+    settle(client)
+    assert moves(alice, gid) == line[:1]
+
+
+def test_a_practice_game_ended_by_passes_is_resumed_with_undo(client: TestClient) -> None:
+    """After two passes the count is shown and the player may play on (issue 32): Undo takes the last pass
+    back and the game is in progress again, its result gone."""
+    alice = register(client, "alice")
+    gid = alice.ok("/api/v1/practice", {"size": 7, "mode": "local"})["id"]
+    for move in ("D4", "pass", "pass"):
+        alice.ok(f"/api/v1/games/{gid}/moves", {"move": move})
+    assert alice.get(f"/api/v1/games/{gid}").json()["status"] == "finished"
+    alice.ok(f"/api/v1/games/{gid}/undo")
+    snap = alice.get(f"/api/v1/games/{gid}").json()
+    assert (snap["status"], snap["result"], moves(alice, gid)) == ("active", None, ["D4", "pass"])

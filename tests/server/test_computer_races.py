@@ -49,7 +49,9 @@ def test_undo_then_redo_while_the_computer_thinks_still_gets_its_reply(client: T
     assert alice.get(f"/api/v1/games/{gid}").json()["to_move"]["user_id"] == alice.user_id
 
 
-def test_back_to_start_while_the_computer_thinks_lets_it_open_again(client: TestClient) -> None:
+def test_back_to_start_while_the_computer_thinks_leaves_it_waiting(client: TestClient) -> None:
+    """The reply the computer was thinking about is refused (the game moved on), and back at the start the
+    computer (Black) waits for its player (issue 32) until Redo replays its opening."""
     alice = register(client, "alice")
     gid = alice.ok("/api/v1/practice", {"size": 9, "colour": "white", "level": 3})["id"]
     gate.set()
@@ -58,6 +60,9 @@ def test_back_to_start_while_the_computer_thinks_lets_it_open_again(client: Test
     alice.ok(f"/api/v1/games/{gid}/moves", {"move": "C3"})  # the computer (Black) thinks about its reply
     alice.ok(f"/api/v1/games/{gid}/start")  # back to the empty board: Black, the computer, is on move
     gate.set()
+    settle(client)
+    assert moves(alice, gid) == []
+    alice.ok(f"/api/v1/games/{gid}/redo")
     settle(client)
     assert moves(alice, gid) == ["E5"]
 

@@ -70,3 +70,18 @@ def test_presets_list_the_handicap_ranges(client: TestClient) -> None:
     assert presets["dgo"]["max_handicap"] == {"7": 0, "9": 4, "13": 5, "19": 9}
     assert presets["itsyourturn"]["max_handicap"] == {"9": 9, "13": 9, "19": 9}
     assert presets["japanese"]["max_handicap"]["7"] == 4
+
+
+def test_presets_give_the_komi_of_a_game_with_and_without_handicap(client: TestClient) -> None:
+    """The practice form's line under Handicap says the komi the game will get (issue 32): the preset's,
+    or the handicap komi; the games made agree."""
+    listed = client.get("/api/v1/presets").json()
+    dgo = next(p for p in listed["presets"] if p["key"] == "dgo")
+    alice = register(client, "alice")
+    for handicap, komi in ((0, dgo["komi"]), (3, listed["handicap_komi"])):
+        body = {"size": 9, "mode": "local", "handicap": handicap}
+        gid = alice.ok("/api/v1/practice", body)["id"]
+        snap = alice.get(f"/api/v1/games/{gid}").json()
+        assert snap["rules"]["komi"][1] == komi
+        assert snap["position"]["to_move"]["team"] == (2 if handicap else 1)
+    assert (dgo["komi"], listed["handicap_komi"]) == (6.5, 0.5)

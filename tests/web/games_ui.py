@@ -26,9 +26,13 @@ def create_game(page: Page, kind: str, team: int, **options: str) -> int:
 
 
 def practice(page: Page, kind: str, colour: str, level: int = 1, **options: str) -> int:
+    """A practice game of `kind` against the computer; `options` by name: `size` (the form's one size list,
+    from the kind's offers) and the kind's own (`opening`)."""
     page.goto("/new")
+    size = {"practice-size": options.pop("size")} if "size" in options else {}
     kind_options = {f"practice-kind-{name}": value for name, value in options.items()}
-    fields = {"practice-kind": kind, **kind_options, "practice-mode": "computer", "practice-colour": colour}
+    fields = {"practice-kind": kind, **size, **kind_options, "practice-mode": "computer"}
+    fields["practice-colour"] = colour
     return submit_new_game(page, {**fields, "practice-level": str(level)}, "#practice-submit")
 
 

@@ -70,8 +70,8 @@ def test_local_dgo_game_on_7x7_to_the_result_with_komi(
     expect(page.locator(".board .area-shade")).to_have_count(0)
 
     # White passes, Black passes: counted by area, the lone black stone owns the board, White has komi.
-    pass_turn(page, 2)
-    pass_turn(page, 3)
+    pass_turn(page, 2, dialog=False)  # no dialog in practice games
+    pass_turn(page, 3, dialog=False)
     expect(page.locator("#result-headline")).to_have_text("Black wins by 42.5 points.")
     expect(page.locator('.scores tr[data-team="1"] td.total')).to_have_text("49")
     expect(page.locator('.scores tr[data-team="2"] td.komi')).to_have_text("6.5")

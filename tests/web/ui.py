@@ -200,10 +200,15 @@ def play(page: Page, vertex: str, moves_after: int) -> None:
     expect(counter(page)).to_contain_text(f"Move {moves_after} of {moves_after}")
 
 
-def pass_turn(page: Page, moves_after: int) -> None:
+def pass_turn(page: Page, moves_after: int, dialog: bool = True) -> None:
+    """Pass, and wait until the page shows it. Between people Pass asks first (`dialog`); in practice games
+    it passes at once, as Dgo does."""
     page.click("#pass")
-    expect(page.locator("#confirm-dialog")).to_be_visible()
-    page.click("#confirm-ok")
+    if dialog:
+        expect(page.locator("#confirm-dialog")).to_be_visible()
+        page.click("#confirm-ok")
+    else:
+        expect(page.locator("#confirm-dialog")).to_be_hidden()
     expect(counter(page)).to_contain_text(f"Move {moves_after} of {moves_after}")
 
 

@@ -7,6 +7,13 @@ score every stone as it stands, the playouts must also agree with the board as i
 would end the game and the score says it wins (the exact count when every stone counts as it stands, else
 the playouts' estimate of the dead stones).
 
+Whatever the level (its deliberate errors and small searches included), a pass that would end the game is
+answered with a pass when no placement can change the result (`_nothing_left`): the dead-stone estimator
+counts the game as it stands, and the player passes when it wins that count, or when it is behind by more
+than the open (neutral) points it could still fill and no capture is left to make. And it passes first when
+it wins that count, every border is closed (no neutral point is left) and each placement would only fill a
+territory.
+
 Resigning: only when the win rate stays below a threshold for several searches in a row, and never in a
 game of more than two colours (leaving hands the other teams an unearned result) unless the caller says
 that every team is a computer.
@@ -46,6 +53,7 @@ KOMI_MAX_SHARE = 0.1  # at most this share of the board's points
 SETTLED = 0.9  # a point whose owner agrees in this share of playouts is settled
 MIN_PLAYOUTS_FOR_SETTLED = 64
 PASS_MARGIN = 0.05
+END_PLAYOUTS = 300  # the estimator's playouts when deciding whether anything is left to play
 MEMO_VERSION = 1
 MAX_MEMO_STREAK = 1_000  # far more hopeless searches in a row than any policy waits for
 
@@ -112,7 +120,7 @@ class GoPlayer:
             raise ValueError(f"colour {colour} is not playing in this game")
         self.last = None
         useful = self._useful_placements(state, colour)
-        if not useful:
+        if not useful or self._nothing_left(state, colour, useful):
             return PASS
         budget = self.style.seconds
         if seconds is not None:
@@ -185,6 +193,48 @@ class GoPlayer:
         position = from_state(state, colour)
         size = state.size
         return [p for p in state.legal_points(colour) if not is_eye(position.b, colour, padded(p, size))]
+
+    def _nothing_left(self, state: GoState, colour: int, useful: list[int]) -> bool:
+        """Whether no placement of `colour` can change the result, by the dead-stone estimator's count:
+        asked when the others' passes make ours end the game, or when few points are left open."""
+        in_play = state.active_mask.bit_count()
+        ends = state.passes >= in_play - 1
+        if not ends and len(useful) * 3 > state.size * state.size:
+            return False  # the middle of the game: the search decides
+        from miai.engines.estimator import estimate, score_judged
+
+        judgement = estimate(state, END_PLAYOUTS)
+        dead, owner = judgement.dead, judgement.owner
+        if state.rules.dead_stones is DeadStones.ALL_ALIVE:  # every stone counts as it stands
+            dead, owner = frozenset(), board_ownership(state)
+        if self._capture_left(state, colour, useful, dead):
+            return False
+        open_points = sum(1 for p in useful if owner[p] is None)
+        if not ends and (open_points or any(c is None for c in owner)):
+            return False
+        result = score_judged(state, judgement)
+        if colour in result.winners:
+            return True
+        if not ends:
+            return False  # behind: the search goes on (and may resign)
+        totals = {s.colour: s.total for s in result.scores}
+        behind = max(t for c, t in totals.items() if c != colour and state.active[c]) - totals[colour]
+        return open_points < behind  # each fill gains at most a point: the count cannot turn
+
+    def _capture_left(self, state: GoState, colour: int, useful: list[int], dead: frozenset[int]) -> bool:
+        """Whether a live chain, ours or another colour's, has one liberty left at a point `colour` may
+        play: a capture to make, or a chain to save."""
+        open_points = set(useful)
+        seen: set[int] = set()
+        for point in range(state.size * state.size):
+            owner = state.colour_at(point)
+            if owner is None or point in seen or point in dead:
+                continue
+            seen.update(state.chain_points(point))
+            liberties = state.liberties(point)
+            if len(liberties) == 1 and next(iter(liberties)) in open_points:
+                return True
+        return False
 
     def _pick(self, result: SearchResult[Move]) -> Move:
         placements = [c for c in result.children if c.visits > 0 and c.move != PASS]

@@ -117,11 +117,14 @@ def _start_worker() -> None:
 
 
 def _warm_up() -> int:
-    """Load the compiled kernel in a worker (numba's cache), so the first real move is not slowed."""
+    """Load the compiled kernels of every kind's search in a worker (numba's cache, or a first compilation
+    on a fresh install: 10-15 s each), so that no first real move waits for them (`miai.engines.warm`)."""
     from miai.engines.go_search import warm_up
     from miai.engines.levels import search_threads
+    from miai.engines.warm import warm_all
 
     warm_up(search_threads())
+    warm_all()
     return os.getpid()
 
 

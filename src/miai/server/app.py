@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ from miai.server.api import uploads as upload_routes
 from miai.server.api.body_limit import BodyLimit
 from miai.server.api.headers import SecurityHeaders
 from miai.server.api.rate_limits import rate_limits_for
-from miai.server.engine_jobs.engine import Chooser
+from miai.server.engine_jobs.engine import Chooser, PoolEngine
 from miai.server.engine_jobs.factory import engine_jobs
 from miai.server.engine_jobs.redis_queue import RedisJobs
 from miai.server.engine_jobs.sweep import run_sweep
@@ -43,6 +44,7 @@ from miai.server.scheduling.guests import run_guest_expiry
 from miai.server.settings import Settings
 from miai.server.storage.db import make_engine, migrate, sessions
 
+log = logging.getLogger(__name__)
 WEB = Path(__file__).resolve().parent.parent / "web"
 
 
@@ -111,6 +113,8 @@ def create_app(
         if background and not isinstance(jobs, RedisJobs):
             await app.state.computers.resume()
             tasks.append(asyncio.create_task(asyncio.to_thread(_warm_up_estimator)))
+            if settings.warm_engines:  # in the background: startup and /health never wait for it
+                tasks.append(asyncio.create_task(_warm_up_engines(jobs)))
         try:
             yield
         finally:
@@ -180,6 +184,18 @@ def create_app(
     app.include_router(ws.router, prefix="/api/v1")
     _mount_web(app)
     return app
+
+
+async def _warm_up_engines(jobs: Any) -> None:
+    """Load every game's compiled search in the engine pool's workers now (MIAI_WARM_ENGINES), so that the
+    first computer move of a fresh server does not wait 10-15 s for compilation."""
+    engine = getattr(jobs, "engine", None)
+    if not isinstance(engine, PoolEngine):
+        return  # a stand-in engine (tests), or the jobs run on `miai worker`s
+    try:
+        await engine.pool.warm_up()
+    except Exception:  # a warm-up that fails costs nothing but the first move's wait
+        log.warning("warming the engines failed", exc_info=True)
 
 
 def _warm_up_estimator() -> None:

@@ -195,6 +195,10 @@ class Settings(BaseSettings):
         allow_inf_nan=False,
         description="a computer's think per move in server games (level 10's budget, a cap for 1..9)",
     )
+    warm_engines: bool = Field(
+        default=True,
+        description="load (or compile) every game's engine in the background at start, before any first move",
+    )
     review_quick_playouts: int = Field(
         default=400, ge=1, le=100_000, description="engine playouts per position of a quick game review"
     )

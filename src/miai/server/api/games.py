@@ -94,9 +94,10 @@ async def list_open_games(db: DB, viewer: MaybeViewer) -> dict[str, Any]:
 @router.get("/presets")
 async def list_presets() -> dict[str, Any]:
     """The rules presets with their sizes and default komi, for create-game forms."""
-    from miai.core.go.presets import PRESETS
+    from miai.core.go.presets import HANDICAP_KOMI, PRESETS
 
     return {
+        "handicap_komi": HANDICAP_KOMI,  # a handicap game's komi unless its creator sets one (SPEC G8)
         "presets": [
             {
                 "key": p.key,

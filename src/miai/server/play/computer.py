@@ -84,7 +84,7 @@ class Computers:
         """After every stored command: if a computer is on move, let it think and play; if the game is over,
         release its computers."""
         live = self.stream.cached(game_id)
-        if live is None or live.version != version or not live.bots:
+        if live is None or live.version != version or not live.bots or live.held:
             return
         if live.state.is_over:
             self.jobs.game_over(game_id)
@@ -99,7 +99,7 @@ class Computers:
         async with self.stream.sessions() as db:
             for game in await repo.active_games(db):
                 live = await self.stream.current(db, game)
-                if game.to_move.get("user_id") in live.bots:
+                if game.to_move.get("user_id") in live.bots and not live.held:
                     self.on_stored(game.id, game.version)
                     resumed += 1
         return resumed

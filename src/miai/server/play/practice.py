@@ -82,7 +82,7 @@ class Practice:
             for record in records:
                 if record.ply <= keep:
                     state = live.table.replay(state, record.move)
-            self._reset(tx, live, state, [*undone, *tx.game.redo])
+            self._reset(tx, live, state, [*undone, *tx.game.redo], hold=all_the_way)
             return {"ok": True, "ply": state.plies, "redo": len(undone) + len(tx.game.redo)}
 
     async def redo(self, user: User, game_id: int, all_the_way: bool = False) -> dict[str, Any]:
@@ -120,9 +120,12 @@ class Practice:
             raise Conflict("the game has not started")
         return await self.stream.live(tx)
 
-    def _reset(self, tx: Tx, live: Live, state: Any, redo: list[str]) -> None:
+    def _reset(self, tx: Tx, live: Live, state: Any, redo: list[str], hold: bool = False) -> None:
+        """`hold`: back at the start, a computer on move waits for the player (Dgo: going back never makes
+        the computer play; Redo replays its move)."""
         table = live.table
         after = Live(tx.version, state, live.seats, table, live.bots)
+        after.held = hold and after.on_move() in live.bots
         on_move = after.to_move()
         tx.changes.update(
             status="active",

@@ -64,6 +64,9 @@ class Live:
     seats: dict[tuple[int, int], int]  # (team from 1, seat) -> user id
     table: Table  # the game's kind and options
     bots: dict[int, int | str] = field(default_factory=dict)  # computer players: user id -> level
+    # A practice game taken back to its start with the computer on move: the computer waits until the player
+    # acts (Redo replays its move); stored as `held` in `games.to_move`, cleared by the next move.
+    held: bool = False
 
     def on_move(self) -> int | None:
         """The user on move, None when nobody is (the game is over, or a seat is empty)."""
@@ -76,7 +79,10 @@ class Live:
         if turn is None:
             return {}
         team, seat = turn
-        return {"team": team, "seat": seat, "user_id": self.seats.get((team, seat))}
+        on_move: dict[str, Any] = {"team": team, "seat": seat, "user_id": self.seats.get((team, seat))}
+        if self.held:
+            on_move["held"] = True
+        return on_move
 
     def between_people(self) -> bool:
         """Whether game mails go out: not against the computer (a practice game, or every other seat a
@@ -317,7 +323,8 @@ class CommandStream:
         table, states = await self.states(db, game)
         players = await repo.players_of(db, game.id)
         seats = seat_map(players, table.options, game.created_by)
-        return Live(game.version, states[-1], seats, table, await bots_of(db, seats))
+        held = bool(game.to_move.get("held"))
+        return Live(game.version, states[-1], seats, table, await bots_of(db, seats), held)
 
     async def close(self) -> None:
         """Wait for the last group of commands to be stored (server shutdown)."""

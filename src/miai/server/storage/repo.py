@@ -360,15 +360,17 @@ async def active_games(db: AsyncSession) -> list[Game]:
 
 async def bots_on_move(db: AsyncSession) -> list[tuple[int, int, User]]:
     """(game id, version, the computer on move) of every active game whose player on move is a bot account
-    (the engine queue's sweep): filtered here, not by loading every active game."""
+    (the engine queue's sweep): filtered here, not by loading every active game. A computer held at a
+    practice game's start (`to_move.held`) waits for its player, not for the sweep."""
     on_move = Game.to_move["user_id"].as_integer()
     query = (
-        select(Game.id, Game.version, User)
+        select(Game.id, Game.version, Game.to_move, User)
         .join(User, User.id == on_move)
         .where(Game.status == "active", User.is_bot.is_(True))
         .order_by(Game.id)
     )
-    return [(game, version, user) for game, version, user in await db.execute(query)]
+    rows = await db.execute(query)
+    return [(game, version, user) for game, version, to_move, user in rows if not to_move.get("held")]
 
 
 async def delete_moves_after(db: AsyncSession, game_id: int, ply: int) -> None:

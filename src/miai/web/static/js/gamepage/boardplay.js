@@ -104,7 +104,7 @@ export class BoardPlay {
   chosen(text, keyboard) {
     const page = this.page;
     if (!page.myTurn()) return;
-    if ((keyboard && page.preview === text) || settings().one_click) {
+    if ((keyboard && page.preview === text) || this.oneClick()) {
       page.moves.play(text);
       return;
     }
@@ -190,9 +190,10 @@ export class BoardPlay {
     this.setPreview(p);
   }
 
-  /** A point chosen on the Go board plays at once in practice games (as in Dgo) or with the one-click setting. */
+  /** A whole move chosen on the board plays at once in practice games (as in Dgo) or with the one-click
+   * setting: Go's point, Hex's or Tanbo's cell, Amazons' third click (the arrow). */
   oneClick() {
-    return settings().one_click || (isPractice(this.page.snap.options) && !this.page.entry);
+    return settings().one_click || isPractice(this.page.snap.options);
   }
 
   setPreview(p) {

@@ -3,7 +3,17 @@
 import { post } from '../api.js';
 import { clear, h, toast } from '../dom.js';
 import { markLegend, ratingNote, resultSection, rulesList, teamsList } from '../gameparts.js';
+import { isPractice } from '../format.js';
 import { isRecord, recordTeams } from '../uploaded.js';
+
+/** The points that belong to nobody where a border is still open: empty points counted for no colour, but
+ * not the shared liberties of a seki (`result.dame` and `result.seki`, vertices). */
+export function openBorder(result, size) {
+  const at = (v) => (Number(v.slice(1)) - 1) * size + 'ABCDEFGHJKLMNOPQRSTUVWXYZ'.indexOf(v[0]);
+  const seki = new Set((result.seki || []).map(at));
+  const touchesSeki = (p) => [p - size, p + size, p % size ? p - 1 : -1, (p + 1) % size ? p + 1 : -1].some((q) => seki.has(q));
+  return (result.dame || []).filter((v) => !touchesSeki(at(v)));
+}
 
 export class SideCards {
   constructor(page) {
@@ -54,7 +64,19 @@ export class SideCards {
     const scored = (snap.result.reason === 'passes' || snap.result.reason === 'move_limit') && snap.rules.dead_stones === 'auto';
     // Nothing to show on the board when nothing was counted (a resignation, a timeout, an agreed draw).
     const counted = (snap.result.territory || []).length > 0;
-    clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, page.palette), ratingNote(snap),
+    const open = counted ? openBorder(snap.result, snap.options.size) : [];
+    const shown = open.slice(0, 8).join(', ') + (open.length > 8 ? ', …' : '');
+    const warning = open.length
+      ? h('p.warning#open-border', { role: 'note' },
+        `A border is still open: ${open.length} ${open.length === 1 ? 'point belongs' : 'points belong'} to nobody (${shown}).`,
+        page.controls && isPractice(snap.options) && player ? ' Resume play to close it.' : '')
+      : null;
+    // A practice game that ended by passes: a look at the count, and the player may take the passes back.
+    const resume = player && isPractice(snap.options) && snap.result.reason === 'passes'
+      ? h('p', h('button.secondary#resume', { type: 'button', onclick: () => page.controls.practiceStep('undo') }, 'Resume play'),
+        h('span.muted.small', ' takes the passes back: play on, then pass again to count.'))
+      : null;
+    clear(this.resultBox, h('h2#result-title', 'Result'), resultSection(snap, page.palette), warning, resume, ratingNote(snap),
       counted ? toggle : null, counted ? legend : null, player && scored ? this.flagForm() : null);
   }
 

@@ -94,6 +94,11 @@ export class Controls {
   }
 
   async pass() {
+    // Practice games pass at once, as Dgo does (a pass is taken back with Undo); games between people ask.
+    if (isPractice(this.page.snap.options)) {
+      await this.page.moves.play('pass');
+      return;
+    }
     if (await confirmDialog('Pass?', 'You give up this turn without placing a stone.', 'Pass')) await this.page.moves.play('pass');
   }
 

@@ -19,6 +19,9 @@ export class Lobby {
     this.computerChoice = null; // the creator's choice in the computer form, kept across live redraws
     this.statusBox = h('div.status', { id: 'status', 'aria-live': 'polite' });
     this.lobbyBox = h('div.lobby-box');
+    // While a computer's move is on its way: a live region of its own, kept on the page so that every change
+    // of its text is announced.
+    this.thinking = h('p.thinking#thinking', { role: 'status', 'aria-live': 'polite' });
   }
 
   /** POST a lobby action (join, leave, confirm, decline, computer), after `confirmText`'s dialog if any. */
@@ -38,6 +41,7 @@ export class Lobby {
     const snap = page.snap;
     const me = snap.you;
     const parts = [];
+    let thinking = '';
     if (snap.status === 'waiting') {
       const seats = snap.options.teams * snap.options.players_per_team;
       parts.push(h('p', `Waiting for players: ${snap.players.length} of ${seats} seats taken.`));
@@ -50,12 +54,15 @@ export class Lobby {
       const tm = snap.to_move || {};
       const name = playerName(snap, tm.team, tm.seat);
       const mine = page.myTurn() || (me && tm.user_id === me.user_id);
+      const computer = snap.players.some((p) => p.user_id === tm.user_id && p.computer !== null && p.computer !== undefined);
+      if (computer && !tm.held) thinking = 'Computer is thinking…';
       parts.push(
         h('p.turn', { id: 'turn', class: `turn${mine ? ' mine' : ''}` },
           swatch(page.palette, tm.team, 20),
           mine ? h('strong', 'Your turn') : h('span', `${page.teamLabel(tm.team)} to move: `, h('strong', name)),
           mine ? ` (${page.teamLabel(tm.team)})` : null,
         ),
+        computer && tm.held ? h('p#held', 'Back at the start, the computer waits: Redo replays its move.') : null,
         // A practice game's month per move is no clock to watch.
         snap.deadline && !isPractice(snap.options) ? h('p.clock', 'Time left to move: ', h('strong.deadline', { id: 'clock' }, deadlineText(snap, page.clock.now()))) : null,
       );
@@ -67,6 +74,8 @@ export class Lobby {
     }
     if (snap.removed) parts.push(h('p.error#removed', `You were removed from this game: ${removalReason(snap.removed)}.`));
     clear(this.statusBox, parts);
+    if (this.thinking.textContent !== thinking) this.thinking.textContent = thinking;
+    this.thinking.hidden = !thinking;
     this.renderLobbyBox();
   }
 

@@ -7,6 +7,7 @@ import { becomeGuest, session } from '../session.js';
 import { tabSession } from '../storage.js';
 
 const KIND_CHOICES = [['go', 'Go'], ...Object.values(KINDS).map((k) => [k.key, k.title])];
+const GO_SIZES = [[7, '7×7'], [9, '9×9'], [13, '13×13'], [19, '19×19']]; // Dgo's, the practice sizes
 
 /** The inputs of a game's own options (entry.fields), ids prefixed so two forms can share a page. */
 function kindFields(entry, prefix) {
@@ -54,7 +55,7 @@ function timeInput(id, seconds, unit) {
 
 export async function createPage(main, params, query = new URLSearchParams()) {
   if (!session.user || session.user.is_guest) { // visitors and guests: practice games only, no account needed
-    clear(main, practiceForm(await dgoHandicaps()), h('div.card', h('h1', 'Create a game'),
+    clear(main, practiceForm(await practiceChoices()), h('div.card', h('h1', 'Create a game'),
       h('p', 'Playing as a guest: your games are private and kept a week after your last visit. ',
         link('/register', 'Register'), ' to keep them and to play other people, or ', link('/login?next=/new', 'log in'), '.')));
     return;
@@ -107,7 +108,7 @@ export async function createPage(main, params, query = new URLSearchParams()) {
     error,
     h('div.row', h('button.primary#create-submit', { type: 'submit' }, 'Create game'), link('/', 'Cancel')),
   );
-  clear(main, practiceForm(await dgoHandicaps()), form);
+  clear(main, practiceForm(await practiceChoices()), form);
   const $ = (id) => form.querySelector(`#${id}`);
   prefill(form, query);
 
@@ -231,43 +232,75 @@ function fits(input, value) {
 }
 
 /**
- * The most fixed handicap stones per practice board size (2..this; 0: none), from the server's `dgo` preset
- * (GET /api/v1/presets, `max_handicap`), which refuses anything else. Without an answer, no handicap is offered.
+ * What the practice form offers, from GET /api/v1/presets: `handicaps`, the most fixed handicap stones per
+ * practice board size (2..this; 0: none) under the server's `dgo` preset, which refuses anything else; its
+ * `komi` (White's, without handicap) and `handicapKomi` (with one); and `sizes`, the board sizes each other
+ * game offers (its `size` option). Without an answer, no handicap and only the default sizes are offered.
  */
-export async function dgoHandicaps() {
+export async function practiceChoices() {
+  const out = { handicaps: {}, komi: 6.5, handicapKomi: 0.5, sizes: {} };
   try {
-    const { presets } = await get('/presets');
-    return presets.find((p) => p.key === 'dgo').max_handicap;
+    const { presets, kinds, handicap_komi: handicapKomi } = await get('/presets');
+    const dgo = presets.find((p) => p.key === 'dgo');
+    Object.assign(out, { handicaps: dgo.max_handicap, komi: dgo.komi, handicapKomi });
+    for (const kind of kinds || []) {
+      const size = (kind.options || []).find((o) => o.name === 'size');
+      if (!size || kind.key === 'go') continue;
+      const values = size.values || Array.from({ length: size.max - size.min + 1 }, (_, i) => size.min + i);
+      out.sizes[kind.key] = { values, default: size.default, suggested: size.suggested || [] };
+    }
   } catch {
-    return {};
+    // offline or refused: the form still works with the defaults
   }
+  return out;
+}
+
+/** The practice form's line under Handicap: the game that will be created, in words. */
+export function practiceHint({ most, size, handicap, colour, mode, komi, handicapKomi }) {
+  const parts = [];
+  if (!most) parts.push(`No handicap on ${size}×${size} under Dgo's rules.`);
+  if (handicap >= 2) parts.push(`Black gets ${handicap} stones and White moves first; White's komi is ${handicapKomi}.`);
+  else parts.push(`Black moves first; White's komi is ${komi}.`);
+  const first = handicap >= 2 ? 'white' : 'black';
+  if (mode === 'computer' && colour !== 'random') {
+    parts.push(colour === first ? `You play ${colour === 'black' ? 'Black' : 'White'} and move first.`
+      : `You play ${colour === 'black' ? 'Black' : 'White'}: the computer moves first.`);
+  } else if (mode === 'computer') parts.push('Your colour is drawn at random.');
+  return parts.join(' ');
 }
 
 /**
  * A practice game (POST /api/v1/practice): against the computer, or both colours at one screen.
  * `computerOnly` (the home page's one-click form): Go against the computer, the game and opponent not asked.
  */
-export function practiceForm(handicaps, { computerOnly = false } = {}) {
+export function practiceForm(choices, { computerOnly = false } = {}) {
+  const { handicaps, sizes } = choices;
   const error = h('p.error', { role: 'alert' });
   const kindSel = select('practice-kind', KIND_CHOICES, 'go');
-  const sizeSel = select('practice-size', [[7, '7×7'], [9, '9×9'], [13, '13×13'], [19, '19×19']], 9);
-  const goSize = field('Board size', sizeSel);
+  const sizeSel = select('practice-size', GO_SIZES, 9);
   const colourSel = select('practice-colour', []);
+  const modeSel = select('practice-mode', [['computer', 'the computer'], ['local', 'nobody: I play both colours']]);
   const kindBox = h('div.kind-fields');
   const handicapSel = select('practice-handicap', [[0, 'none']]);
-  const handicapHelp = 'Black gets the stones and White moves first; komi is 0.5';
-  const goHandicap = field('Handicap', handicapSel, handicapHelp);
+  const goHandicap = field('Handicap', handicapSel, ' ');
+  function renderHint() {
+    const help = form.querySelector('#practice-handicap-help');
+    if (!help) return;
+    help.textContent = practiceHint({
+      most: handicaps[sizeSel.value] ?? 0, size: sizeSel.value, handicap: Number(handicapSel.value),
+      colour: colourSel.value, mode: modeSel.value, komi: choices.komi, handicapKomi: choices.handicapKomi,
+    });
+  }
   function renderHandicap() {
-    const most = handicaps[sizeSel.value] ?? 0;
+    const most = kindOf(kindSel.value) ? 0 : handicaps[sizeSel.value] ?? 0;
     const keep = Math.min(Number(handicapSel.value), most);
     clear(handicapSel, h('option', { value: '0' }, 'none'),
       Array.from({ length: Math.max(0, most - 1) }, (_, i) => h('option', { value: String(i + 2) }, `${i + 2} stones`)));
     handicapSel.value = String(keep >= 2 ? keep : 0);
     handicapSel.disabled = most === 0;
-    const help = form.querySelector('#practice-handicap-help');
-    if (help) help.textContent = most ? handicapHelp : `No handicap on ${sizeSel.value}×${sizeSel.value} under Dgo's rules`;
+    renderHint();
   }
-  sizeSel.addEventListener('change', renderHandicap);
+  for (const el of [sizeSel, handicapSel, colourSel, modeSel]) el.addEventListener('change', renderHandicap);
   const hiddenIf = (el) => {
     el.hidden = computerOnly;
     return el;
@@ -276,9 +309,9 @@ export function practiceForm(handicaps, { computerOnly = false } = {}) {
     h('h2', computerOnly ? 'Play the computer' : 'Practice'),
     h('fieldset', h('legend', computerOnly ? 'Go, no account needed' : 'Play the computer, or both colours at one screen'),
       hiddenIf(field('Game', kindSel)),
-      goSize,
+      field('Board size', sizeSel),
       kindBox,
-      hiddenIf(field('Opponent', select('practice-mode', [['computer', 'the computer'], ['local', 'nobody: I play both colours']]))),
+      hiddenIf(field('Opponent', modeSel)),
       field('Your colour', colourSel),
       field('Computer level', select('practice-level', Array.from({ length: 10 }, (_, i) => [i + 1, String(i + 1)]), 1)),
       goHandicap,
@@ -288,18 +321,28 @@ export function practiceForm(handicaps, { computerOnly = false } = {}) {
   );
   function renderKind() {
     const entry = kindOf(kindSel.value);
-    goSize.hidden = Boolean(entry);
     goHandicap.hidden = Boolean(entry);
-    clear(kindBox, entry ? kindFields(entry, 'practice-kind-') : null);
+    // The board sizes the game offers (GET /presets, its `size` option); Go's practice sizes are Dgo's.
+    const offer = entry ? sizes[entry.key] : null;
+    const own = entry ? entry.fields.find((f) => f.name === 'size') : null;
+    const sizeChoices = !entry ? GO_SIZES
+      : offer ? offer.values.map((n) => [n, `${n}×${n}${offer.suggested.includes(n) ? ' (usual)' : ''}`])
+        : [[own ? own.value : 0, own ? `${own.value}×${own.value}` : 'standard']];
+    const wanted = !entry ? 9 : offer ? offer.default : sizeChoices[0][0];
+    clear(sizeSel, sizeChoices.map(([v, text]) => h('option', { value: String(v), selected: String(v) === String(wanted) }, text)));
+    sizeSel.value = String(wanted);
+    sizeSel.disabled = sizeChoices.length < 2;
+    // The game's own options but its size (the one size list above).
+    clear(kindBox, entry ? kindFields({ fields: entry.fields.filter((f) => f.name !== 'size') }, 'practice-kind-') : null);
     // Go keeps its colour words; other games name their sides and the API takes first / second.
     const colours = entry
       ? [['first', `${entry.names[0]} (moves first)`], ['second', entry.names[1]], ['random', 'random']]
       : [['black', 'black'], ['white', 'white'], ['random', 'random']];
     clear(colourSel, colours.map(([v, text]) => h('option', { value: v }, text)));
+    renderHandicap();
   }
   kindSel.addEventListener('change', renderKind);
   renderKind();
-  renderHandicap();
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     error.textContent = '';
@@ -313,8 +356,8 @@ export function practiceForm(handicaps, { computerOnly = false } = {}) {
       handicap: Number(value('practice-handicap')),
     };
     if (entry) {
-      delete body.size;
       delete body.handicap;
+      if (!body.size) delete body.size;
       Object.assign(body, { kind: entry.key }, kindValues(kindBox));
     }
     try {

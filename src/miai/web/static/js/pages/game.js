@@ -98,6 +98,7 @@ class GamePage {
       h('section.board-area', { 'aria-label': 'Board' }, this.boardHost),
       h('section.play-panel', { 'aria-label': 'Status and controls' },
         this.lobby.statusBox,
+        this.lobby.thinking,
         this.lobby.lobbyBox,
         this.clocks.bar,
         this.hint,

@@ -6,7 +6,7 @@ import { gameLine, kindTitle, playersLine, resultLine, statusText } from '../gam
 import { liveGameCard } from '../livecards.js';
 import { session, settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
-import { dgoHandicaps, practiceForm } from './create.js';
+import { practiceChoices, practiceForm } from './create.js';
 import { joinGame, openGameRow } from './lobby.js';
 
 const SHOWN = 6; // games per list; each list links to its full page
@@ -33,7 +33,7 @@ function yourGameRow(g) {
 export async function homePage(main) {
   const user = session.user;
   const member = Boolean(user && !user.is_guest);
-  const play = h('div#home-play', practiceForm(await dgoHandicaps(), { computerOnly: true }));
+  const play = h('div#home-play', practiceForm(await practiceChoices(), { computerOnly: true }));
   const open = h('div#home-open', { 'aria-live': 'polite' });
   const live = h('div#home-live', { 'aria-live': 'polite' });
   const mine = h('div#home-mine', { 'aria-live': 'polite' });
