@@ -52,7 +52,8 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def _players(rows: list[tuple[GamePlayer, User]]) -> list[dict[str, Any]]:
+def players_view(rows: list[tuple[GamePlayer, User]]) -> list[dict[str, Any]]:
+    """A listed game's players (the live list, the archive, profiles and the dashboard)."""
     return [
         {
             "name": shown_name(user),
@@ -74,7 +75,7 @@ def _game_view(game: Game, players: list[tuple[GamePlayer, User]]) -> dict[str, 
         "size": options.get("size"),
         "colours": options.get("teams"),
         "rated": bool(options.get("rated", False)),
-        "players": _players(players),
+        "players": players_view(players),
         "names": options.get("names"),  # an uploaded record's players: text, not accounts (null otherwise)
         "moves": game.plies,
         "url": f"/games/{game.id}",

@@ -9,6 +9,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, MemberViewer, service_of
+from miai.server.api.finding import players_view
 from miai.server.api.inputs import (
     Channel,
     ChatText,
@@ -26,7 +27,7 @@ from miai.server.game_options import TABLE_FIELDS, GoOptions, KindOptions, Optio
 from miai.server.play import queries
 from miai.server.play.kinds import GO_TEAM_NAMES, table_of
 from miai.server.play.records import sgf_record
-from miai.server.storage import repo
+from miai.server.storage import finding, repo
 from miai.server.storage.uploads import record_of
 
 router = APIRouter(tags=["games"])
@@ -334,9 +335,13 @@ async def my_dashboard(request: Request, viewer: CurrentViewer, db: DB) -> dict[
         u.id: u.username for u in (await repo.users_by_ids(db, [g.created_by for g in challenges])).values()
     }
     now = service_of(request).stream.now()
+    games = await queries.dashboard(db, viewer.user.id)
+    players = await finding.players_of_games(db, [g["id"] for g in games])
+    for game in games:  # named by its players, as every list names a game (js/gamesummary.js, gameName)
+        game["players"] = players_view(players[game["id"]])
     return {
         "now": now.isoformat(),  # deadlines count down on the server's time
-        "games": await queries.dashboard(db, viewer.user.id),
+        "games": games,
         "removals": await queries.recent_removals(db, viewer.user.id, now),
         "challenges": [
             {

@@ -1,6 +1,6 @@
 // A game in progress as the home and watch pages list it: its board in small, who plays, how many watch.
-import { h, link } from './dom.js';
-import { gameLine, movesText, playersLine } from './gamesummary.js';
+import { h } from './dom.js';
+import { gameHeading, gameLine, movesText, playersLine } from './gamesummary.js';
 import { boardThumbnail } from './thumbnail.js';
 
 export function watchingText(n) {
@@ -14,7 +14,7 @@ export function liveGameCard(g, paletteName) {
     g.preview ? h('a.thumb-link', { href: g.url, 'data-link': true, tabindex: '-1', 'aria-hidden': 'true' },
       boardThumbnail(g.preview, g.kind, paletteName, label)) : null,
     h('div.live-text',
-      h('div.row-head', link(g.url, h('strong', `Game ${g.id}`)),
+      h('div.row-head', gameHeading(g),
         typeof g.spectators === 'number' ? h('span.muted.small.spectators', watchingText(g.spectators)) : null),
       h('p.small', playersLine(g, paletteName)),
       h('p.muted.small', gameLine(g)),

@@ -2,7 +2,7 @@
 // games to watch, your games and recent results; kept live by the lobby pings of /api/v1/ws as the lobby is.
 import { get } from '../api.js';
 import { clear, h, link } from '../dom.js';
-import { gameLine, kindTitle, playersLine, resultLine, statusText } from '../gamesummary.js';
+import { gameHeading, gameLine, kindTitle, playersLine, resultLine, statusText } from '../gamesummary.js';
 import { liveGameCard } from '../livecards.js';
 import { session, settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
@@ -19,13 +19,13 @@ function section(id, title, more, body) {
 
 function finishedRow(g, paletteName) {
   return h('li.finished-row', { dataset: { game: String(g.id) } },
-    link(`/games/${g.id}`, h('strong', `Game ${g.id}`)), ' ', playersLine(g, paletteName), ' · ', resultLine(g, paletteName),
+    gameHeading(g), ' ', playersLine(g, paletteName), ' · ', resultLine(g, paletteName),
     h('span.muted.small', ` · ${gameLine(g)}`));
 }
 
 function yourGameRow(g) {
   return h('li.your-row', { dataset: { game: String(g.id), yourTurn: String(g.your_turn) } },
-    link(`/games/${g.id}`, h('strong', `Game ${g.id}`)), ' ',
+    gameHeading(g), ' ',
     g.your_turn ? h('span.tag.move', 'your turn') : h('span.tag', statusText(g.status)),
     h('span.muted.small', ` ${kindTitle(g.kind)} · ${g.options.size}×${g.options.size}`));
 }
