@@ -39,3 +39,69 @@ def test_a_pair_game_is_named_alike_everywhere_and_partners_are_no_opponents(
     expect(page.locator("h1")).to_have_text(name)
     expect(page.locator("#turn")).to_contain_text("Black to move")
     cat.close()
+
+
+# Each palette's board of three colours with two white stones, the second one just played: the sizes (in the
+# viewport) of the last-move marker, of the white stones' own mark (a ring) and of a stone, and the marker's
+# and the stone's outline widths.
+MARKER_VS_RING = """async (palettes) => {
+  const { BoardView } = await import('/static/js/board.js');
+  const out = {};
+  for (const palette of palettes) {
+    const host = document.createElement('div');
+    host.style.width = '300px';
+    document.body.append(host);
+    const board = new BoardView(host);
+    const cells = Array(25).fill(0);
+    Object.assign(cells, { 6: 1, 8: 2, 12: 3, 18: 2 });
+    board.render({ size: 5, board: cells, palette, coords: false, last: 18 });
+    const svg = host.querySelector('svg');
+    const width = (el) => el.getBoundingClientRect().width;
+    const stroke = (el) => parseFloat(getComputedStyle(el).strokeWidth) * width(svg) / svg.viewBox.baseVal.width;
+    const marker = svg.querySelector('.last-move');
+    const white = svg.querySelector('.stone[data-team="2"]');
+    out[palette] = {
+      markers: svg.querySelectorAll('.last-move').length,
+      marker: width(marker), markerStroke: stroke(marker),
+      ring: width(white.querySelector('path')), stone: width(white.querySelector('circle')),
+      rimStroke: stroke(white.querySelector('circle')),
+    };
+    host.remove();
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_last_move_marker_is_no_white_stones_ring(
+    browser: Browser, server: str, viewport: ViewportSize
+) -> None:
+    """In a game of three colours White's mark is a ring: the last move's marker is a broad band along the
+    stone's edge, far wider than that ring and than any stone's outline, in every palette."""
+    t = tag(viewport)
+    watcher = signed_up(browser, server, f"ringwatch{t}", viewport)
+    players = [ApiPlayer.register(server, f"{n}ring{t}") for n in ("a", "b", "c")]
+    gid = start_game(players, {"size": 9, "teams": 3, "seconds_per_move": 3600})
+    for player, move in zip(players, ("E5", "C3", "G7"), strict=True):
+        player.play(gid, move)
+    players[0].play(gid, "D4")
+    players[1].play(gid, "C7")  # White's second stone: the last move
+    page = watcher.page
+    page.goto(f"/games/{gid}")
+    expect(page.locator(".board .stone")).to_have_count(5)
+    marker = page.locator(".board .last-move")
+    expect(marker).to_have_count(1)
+    white = page.locator('.board .stone[data-team="2"]')
+    expect(white).to_have_count(2)
+    marker_box, ring_box = marker.bounding_box(), white.first.locator("path").bounding_box()
+    stone_box = white.last.locator("circle").bounding_box()
+    assert marker_box and ring_box and stone_box
+    assert marker_box["width"] > 2.3 * ring_box["width"] and marker_box["width"] > 0.8 * stone_box["width"]
+
+    palettes = ["classic", "okabe-ito", "tol-bright", "tol-muted", "high-contrast"]
+    for palette, seen in page.evaluate(MARKER_VS_RING, palettes).items():
+        assert seen["markers"] == 1, palette
+        assert seen["marker"] > 2.3 * seen["ring"], (palette, seen)  # far outside White's ring
+        assert seen["marker"] > 0.8 * seen["stone"], (palette, seen)  # along the stone's edge
+        assert seen["markerStroke"] > 2 * seen["rimStroke"], (palette, seen)  # no outline is that broad
+    watcher.close()
