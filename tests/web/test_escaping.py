@@ -19,7 +19,7 @@ SCRIPT = f"<script>window.{FLAG}='script';alert(1)</script>"
 IMG = f"<img src=x onerror=\"window.{FLAG}='img';alert(2)\">"
 SVG = f"<svg onload=\"window.{FLAG}='svg'\"><script>window.{FLAG}='svg script'</script></svg>"
 LINK = f"javascript:window.{FLAG}='link';alert(3)"
-ANCHOR = f"\"><a href=\"javascript:window.{FLAG}='anchor'\">click</a>"
+ANCHOR = f'"><a href="javascript:window.{FLAG}=\'anchor\'">click</a>'
 # SGF values need no escapes for these (no ']' or '\'): PB, PW, GN, comments on the root and on moves.
 RECORD = (
     f"(;GM[1]FF[4]CA[UTF-8]SZ[9]PB[{SCRIPT}]PW[{IMG}]GN[{SVG}]C[{LINK} {ANCHOR}]RE[B+R]"

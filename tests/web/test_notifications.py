@@ -85,7 +85,9 @@ RECORD_TOASTS = """() => {
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
-def test_a_game_played_on_screen_is_one_quiet_entry(browser: Browser, server: str, viewport: ViewportSize) -> None:
+def test_a_game_played_on_screen_is_one_quiet_entry(
+    browser: Browser, server: str, viewport: ViewportSize
+) -> None:
     """Issue 32: turn after turn in the game open on screen, no toast and no count; the list then holds one
     "your turn" entry for the game, not one per turn. Away from the game, the next turn comes back to that
     entry, unread, with the count on the bell."""

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.web.support import ApiPlayer, start_game
-from tests.web.ui import VIEWPORTS, signed_up, tag
+from tests.web.ui import VIEWPORTS, open_browser, signed_up, tag
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -57,7 +57,8 @@ MARKER_VS_RING = """async (palettes) => {
     board.render({ size: 5, board: cells, palette, coords: false, last: 18 });
     const svg = host.querySelector('svg');
     const width = (el) => el.getBoundingClientRect().width;
-    const stroke = (el) => parseFloat(getComputedStyle(el).strokeWidth) * width(svg) / svg.viewBox.baseVal.width;
+    const scale = width(svg) / svg.viewBox.baseVal.width;
+    const stroke = (el) => parseFloat(getComputedStyle(el).strokeWidth) * scale;
     const marker = svg.querySelector('.last-move');
     const white = svg.querySelector('.stone[data-team="2"]');
     out[palette] = {
@@ -105,3 +106,29 @@ def test_the_last_move_marker_is_no_white_stones_ring(
         assert seen["marker"] > 0.8 * seen["stone"], (palette, seen)  # along the stone's edge
         assert seen["markerStroke"] > 2 * seen["rimStroke"], (palette, seen)  # no outline is that broad
     watcher.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_live_cards_follow_the_moves_for_a_visitor(
+    browser: Browser, server: str, viewport: ViewportSize
+) -> None:
+    """A visitor (no login) on the watch page and on the home page: the live card of a game in progress
+    shows each move's board and count as it is played, without a reload or a poll."""
+    t = tag(viewport)
+    ann, ben = (ApiPlayer.register(server, f"{n}tv{t}") for n in ("ann", "ben"))
+    gid = start_game([ann, ben], {"size": 9, "seconds_per_move": 3600})
+    visitor = open_browser(browser, server, f"visitortv{t}", viewport)
+    page = visitor.page
+    turns = iter([(ann, "E5"), (ben, "C3"), (ann, "G7"), (ben, "C7"), (ann, "G3"), (ben, "D4")])
+    for where, cards, before in (("/watch", "#live-games", 0), ("/", "#home-live", 3)):
+        page.goto(where)
+        card = page.locator(f'{cards} .live-row[data-game="{gid}"]')
+        expect(card).to_contain_text(f"unrated · {before} moves")
+        for player, move in (next(turns) for _ in range(3)):
+            player.play(gid, move)
+        after = before + 3
+        expect(card).to_contain_text(f"unrated · {after} moves")
+        expect(card.locator(".thumb-stone")).to_have_count(after)
+        label = f"Game {gid}: the board after {after} moves"
+        expect(card.locator("svg.thumbnail")).to_have_attribute("aria-label", label)
+    visitor.close()

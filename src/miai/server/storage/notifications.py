@@ -51,9 +51,10 @@ async def store(connection: AsyncConnection, rows: list[dict[str, Any]]) -> dict
     gone: dict[int, set[int]] = {}
     if games:
         theirs = [and_(_TABLE.c.user_id == user_id, _TABLE.c.game_id == game_id) for user_id, game_id in told]
+        replaced = or_(_TABLE.c.read_at.is_(None), *theirs)
         deleted = await connection.execute(
             delete(_TABLE)
-            .where(_TABLE.c.game_id.in_(games), _TABLE.c.kind == TURN, or_(_TABLE.c.read_at.is_(None), *theirs))
+            .where(_TABLE.c.game_id.in_(games), _TABLE.c.kind == TURN, replaced)
             .returning(_TABLE.c.game_id, _TABLE.c.user_id, _TABLE.c.read_at)
         )
         for game_id, user_id, read_at in deleted.all():
