@@ -48,7 +48,7 @@ def test_creator_adds_computers_to_a_three_colour_game(browser: Browser, server:
 
     page.locator('.board [role="gridcell"][aria-label^="E5:"]').click()
     page.click("#submit-move")
-    expect(counter(page)).to_contain_text(re.compile(r"^Move 3 of 3 · Team 3 \(red\): "), timeout=REPLY_MS)
+    expect(counter(page)).to_contain_text(re.compile(r"^Move 3 of 3 · Red: "), timeout=REPLY_MS)
     expect(page.locator("#turn")).to_contain_text("Your turn")
     expect(page.locator(".board .stone")).to_have_count(3)
     alice.check_no_errors()

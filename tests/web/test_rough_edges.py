@@ -132,3 +132,36 @@ def test_live_cards_follow_the_moves_for_a_visitor(
         label = f"Game {gid}: the board after {after} moves"
         expect(card.locator("svg.thumbnail")).to_have_attribute("aria-label", label)
     visitor.close()
+
+
+# A record whose moves carry comments: the first on two lines, the third on a node of its own after it.
+COMMENTED = (
+    "(;GM[1]FF[4]CA[UTF-8]SZ[9]PB[Shusaku]PW[Gennan]RE[B+R]"
+    ";B[ee]C[A calm start.\nThe centre first.];W[cc];B[gc];C[Too slow: <b>tenuki</b> was better.];W[cg])"
+)
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_the_game_page_shows_the_comment_of_the_move_on_screen(
+    browser: Browser, server: str, viewport: ViewportSize
+) -> None:
+    """An uploaded record's comments (SGF C[]): the game page shows the one of the move on screen, as the
+    text it is (line breaks kept, markup as written), beside the board; none for a move without."""
+    t = tag(viewport)
+    user = signed_up(browser, server, f"commenter{t}", viewport)
+    gid = user.call("POST", "/games/upload", {"sgf": COMMENTED})["id"]
+    page = user.page
+    page.goto(f"/games/{gid}?move=1")
+    comment = page.locator("#move-comment")
+    expect(comment).to_have_text("A calm start.\nThe centre first.")
+    assert comment.evaluate("(el) => getComputedStyle(el).whiteSpace") == "pre-wrap"
+    page.get_by_role("button", name="Next move").click()
+    expect(comment).to_be_hidden()
+    page.get_by_role("button", name="Next move").click()
+    expect(comment).to_have_text("Too slow: <b>tenuki</b> was better.")
+    comment.scroll_into_view_if_needed()
+    expect(comment).to_be_in_viewport()
+    expect(comment.locator("b")).to_have_count(0)
+    page.get_by_role("button", name="Last move").click()
+    expect(comment).to_be_hidden()
+    user.close()

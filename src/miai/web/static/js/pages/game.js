@@ -103,6 +103,7 @@ class GamePage {
         this.hint,
         this.srLive,
         this.stepper.el,
+        this.stepper.comment,
         this.controls.actions,
         this.controls.drawBox,
         this.controls.practiceBox,
