@@ -86,7 +86,7 @@ export class Stepper {
       await variations.load(`/games/${page.id}/record${page.q()}`);
       page.variations = variations;
     } catch (err) {
-      toast(`The record's variations could not be read: ${err.message}`, 'error');
+      toast(`The record's variations could not be read: ${err.raw || err.message}`, 'error');
     }
   }
 

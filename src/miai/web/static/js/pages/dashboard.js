@@ -27,7 +27,10 @@ export async function dashboardPage(main) {
   function renderGames() {
     const palette = settings().palette;
     if (!rows.length) {
-      clear(gamesBox, h('p.muted', 'You are not in any unfinished game. ', link('/', 'Find one in the lobby'), '.'));
+      clear(gamesBox, session.user && session.user.is_guest // a guest plays the computer: the lobby is members'
+        ? h('p.muted#guest-next', 'You are not in any unfinished game. ', link('/new', 'Play the computer'),
+          ' again, or ', link('/register', 'register'), ' to play people and get a rating.')
+        : h('p.muted', 'You are not in any unfinished game. ', link('/lobby', 'Find one in the lobby'), '.'));
       return;
     }
     clear(gamesBox, h('ol.game-list.dashboard', rows.map((g) => {
