@@ -7,7 +7,8 @@ import pytest
 from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.web.support import ApiPlayer, start_game
-from tests.web.ui import VIEWPORTS, open_browser, signed_up, tag
+from tests.web.test_profiles import OPENING
+from tests.web.ui import VIEWPORTS, open_browser, signed_up, tag, wait_moves
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -165,3 +166,64 @@ def test_the_game_page_shows_the_comment_of_the_move_on_screen(
     page.get_by_role("button", name="Last move").click()
     expect(comment).to_be_hidden()
     user.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_visitors_console_stays_clean_and_register_says_what_it_does(
+    browser: Browser, server: str, viewport: ViewportSize
+) -> None:
+    """A visitor's every public page logs no error and no warning (no 401 for the session check, no audio
+    refused before a gesture, while a game they watch is played); /leaderboards opens on the key people are
+    rated in; Register is busy while its request runs, and the server's refusal reads as a sentence."""
+    t = tag(viewport)
+    ann, ben = (ApiPlayer.register(server, f"{n}clean{t}") for n in ("ann", "ben"))
+    gid = start_game([ann, ben], {"size": 9, "rated": True, "seconds_per_move": 3600})
+    for n, move in enumerate(OPENING[:-2]):  # enough moves each for the game to be rated
+        (ann, ben)[n % 2].play(gid, move)
+    visitor = open_browser(browser, server, f"visitorclean{t}", viewport)
+    page = visitor.page
+    # Every audio context the page makes: Chromium warns for each one made or resumed before the person
+    # touched the page. (A page Playwright opens counts as touched: here it is one that was not.)
+    page.add_init_script(
+        "window.audioContexts = 0; const Real = window.AudioContext;"
+        " window.AudioContext = class extends Real { constructor(...a) { super(...a); window.audioContexts += 1; } };"
+        " Object.defineProperty(navigator, 'userActivation', { value: { hasBeenActive: false, isActive: false } });"
+    )
+    logged: list[str] = []
+    page.on("console", lambda m: m.type in ("error", "warning") and logged.append(f"{m.type}: {m.text}"))
+    pages = ["/", "/watch", "/archive", f"/users/{ann.username}", "/login", "/register", "/lobby", "/new"]
+    for path in pages:
+        page.goto(path)
+        expect(page.locator('body[data-ready="true"]')).to_have_count(1)
+        expect(page.locator("#nav-login")).to_be_attached()  # drawn for a visitor
+    page.goto(f"/games/{gid}")
+    wait_moves(page, len(OPENING) - 2)
+    for n, move in enumerate(OPENING[-2:]):
+        (ann, ben)[n % 2].play(gid, move)
+    wait_moves(page, len(OPENING))  # moves arrive on a page never touched: no sound is tried
+    assert page.evaluate("window.audioContexts") == 0
+    page.locator("#move-counter").click()  # touched: the next stone is heard
+    assert page.evaluate("async () => (await import('/static/js/sound.js')).moveSound()") is True
+    assert page.evaluate("window.audioContexts") == 1
+
+    ann.call("POST", f"/games/{gid}/resign")  # a rated 9×9 game: go-9 ratings, whatever 19×19 holds
+    page.goto("/leaderboards")
+    expect(page.locator("h1")).to_have_text("Leaderboard: Go 9×9")
+    assert logged == [], logged
+
+    page.goto("/register")
+    page.fill("#username", ann.username)  # taken
+    page.fill("#password", "correct horse")
+    release: list[object] = []
+    page.route("**/api/v1/accounts", lambda route: release.append(route))
+    page.click("#auth-submit")
+    button = page.locator("#auth-submit")
+    expect(button).to_be_disabled()
+    expect(button).to_have_attribute("aria-busy", "true")
+    while not release:
+        page.wait_for_timeout(50)
+    release[0].continue_()  # type: ignore[attr-defined]
+    expect(page.locator("#auth-error")).to_have_text("Username: already taken.")
+    expect(button).to_be_enabled()
+    expect(button).not_to_have_attribute("aria-busy", "true")
+    visitor.close()
