@@ -168,6 +168,16 @@ def test_the_game_page_shows_the_comment_of_the_move_on_screen(
     user.close()
 
 
+UNTOUCHED = """
+window.audioContexts = 0;
+const Real = window.AudioContext;
+window.AudioContext = class extends Real {
+  constructor(...args) { super(...args); window.audioContexts += 1; }
+};
+Object.defineProperty(navigator, 'userActivation', { value: { hasBeenActive: false, isActive: false } });
+"""
+
+
 @pytest.mark.parametrize("viewport", VIEWPORTS)
 def test_a_visitors_console_stays_clean_and_register_says_what_it_does(
     browser: Browser, server: str, viewport: ViewportSize
@@ -184,11 +194,7 @@ def test_a_visitors_console_stays_clean_and_register_says_what_it_does(
     page = visitor.page
     # Every audio context the page makes: Chromium warns for each one made or resumed before the person
     # touched the page. (A page Playwright opens counts as touched: here it is one that was not.)
-    page.add_init_script(
-        "window.audioContexts = 0; const Real = window.AudioContext;"
-        " window.AudioContext = class extends Real { constructor(...a) { super(...a); window.audioContexts += 1; } };"
-        " Object.defineProperty(navigator, 'userActivation', { value: { hasBeenActive: false, isActive: false } });"
-    )
+    page.add_init_script(UNTOUCHED)
     logged: list[str] = []
     page.on("console", lambda m: m.type in ("error", "warning") and logged.append(f"{m.type}: {m.text}"))
     pages = ["/", "/watch", "/archive", f"/users/{ann.username}", "/login", "/register", "/lobby", "/new"]
