@@ -221,7 +221,7 @@ def test_a_visitors_console_stays_clean_and_register_says_what_it_does(
     page.fill("#username", ann.username)  # taken
     page.fill("#password", "correct horse")
     release: list[object] = []
-    page.route("**/api/v1/accounts", lambda route: release.append(route))
+    page.route("**/api/v1/accounts", release.append)
     page.click("#auth-submit")
     button = page.locator("#auth-submit")
     expect(button).to_be_disabled()
