@@ -8,7 +8,7 @@ from playwright.sync_api import Browser, ViewportSize, expect
 
 from tests.web.support import ApiPlayer, start_game
 from tests.web.test_profiles import OPENING
-from tests.web.ui import VIEWPORTS, open_browser, signed_up, tag, wait_moves
+from tests.web.ui import VIEWPORTS, open_browser, signed_up, start_practice, tag, wait_moves
 
 
 @pytest.mark.parametrize("viewport", VIEWPORTS)
@@ -233,3 +233,23 @@ def test_a_visitors_console_stays_clean_and_register_says_what_it_does(
     expect(button).to_be_enabled()
     expect(button).not_to_have_attribute("aria-busy", "true")
     visitor.close()
+
+
+@pytest.mark.parametrize("viewport", VIEWPORTS)
+def test_a_guests_dashboard_points_to_what_guests_can_do(
+    browser: Browser, server: str, viewport: ViewportSize
+) -> None:
+    """A guest (a visitor who played the computer) with no game left: the dashboard offers another game
+    against the computer and registering, not the lobby, which is for members."""
+    guest = open_browser(browser, server, f"guestdash{tag(viewport)}", viewport)
+    page = guest.page
+    start_practice(page, size="9")
+    page.click("#resign")
+    page.click("#confirm-ok")
+    expect(page.locator(".result-card")).to_be_visible()
+    page.goto("/dashboard")
+    offer = page.locator("#guest-next")
+    expect(offer.get_by_role("link", name="Play the computer")).to_have_attribute("href", "/new")
+    expect(offer.get_by_role("link", name="register")).to_have_attribute("href", "/register")
+    expect(page.locator('#my-games a[href="/lobby"], #my-games a[href="/"]')).to_have_count(0)
+    guest.close()
