@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 
 from miai.server.api.deps import DB, MaybeViewer, Viewer, service_of
 from miai.server.api.inputs import MAX_KEY, Line
-from miai.server.api.views import rating_view, user_view
+from miai.server.api.views import players_view, rating_view, user_view
 from miai.server.errors import BadInput, NotFound
 from miai.server.identity.bots import is_computer
 from miai.server.play.preview import board_preview, preview_of
@@ -50,21 +50,6 @@ LATEST = datetime(9000, 1, 1, tzinfo=UTC)
 def _iso(moment: datetime | None) -> str | None:
     moment = repo.utc(moment)
     return moment.isoformat() if moment else None
-
-
-def players_view(rows: list[tuple[GamePlayer, User]]) -> list[dict[str, Any]]:
-    """A listed game's players (the live list, the archive, profiles and the dashboard)."""
-    return [
-        {
-            "name": shown_name(user),
-            "user": user.username,
-            "team": p.team,
-            "is_bot": user.is_bot,
-            "computer": is_computer(user),  # the server's own computer player (a bot account too)
-            "is_guest": user.is_guest,  # a guest has no page for others to open: not a link
-        }
-        for p, user in rows
-    ]
 
 
 def _game_view(game: Game, players: list[tuple[GamePlayer, User]]) -> dict[str, Any]:

@@ -9,7 +9,6 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, model_validator
 
 from miai.server.api.deps import DB, CurrentViewer, MaybeViewer, MemberViewer, service_of
-from miai.server.api.finding import players_view
 from miai.server.api.inputs import (
     Channel,
     ChatText,
@@ -23,6 +22,7 @@ from miai.server.api.inputs import (
     clean_option_names,
 )
 from miai.server.api.rate_limits import enforce, per_user, user_key
+from miai.server.api.views import players_view
 from miai.server.game_options import TABLE_FIELDS, GoOptions, KindOptions, OptionsError, other_kinds_options
 from miai.server.play import queries
 from miai.server.play.kinds import GO_TEAM_NAMES, table_of
