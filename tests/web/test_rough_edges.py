@@ -4,7 +4,7 @@ profile that tells partners from opponents."""
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Browser, ViewportSize, expect
+from playwright.sync_api import Browser, Route, ViewportSize, expect
 
 from tests.web.support import ApiPlayer, start_game
 from tests.web.test_profiles import OPENING
@@ -220,15 +220,19 @@ def test_a_visitors_console_stays_clean_and_register_says_what_it_does(
     page.goto("/register")
     page.fill("#username", ann.username)  # taken
     page.fill("#password", "correct horse")
-    release: list[object] = []
-    page.route("**/api/v1/accounts", release.append)
+    release: list[Route] = []
+
+    def hold(route: Route) -> None:  # the request waits until the page has been seen busy
+        release.append(route)
+
+    page.route("**/api/v1/accounts", hold)
     page.click("#auth-submit")
     button = page.locator("#auth-submit")
     expect(button).to_be_disabled()
     expect(button).to_have_attribute("aria-busy", "true")
     while not release:
         page.wait_for_timeout(50)
-    release[0].continue_()  # type: ignore[attr-defined]
+    release[0].continue_()
     expect(page.locator("#auth-error")).to_have_text("Username: already taken.")
     expect(button).to_be_enabled()
     expect(button).not_to_have_attribute("aria-busy", "true")
