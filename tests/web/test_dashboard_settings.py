@@ -80,7 +80,7 @@ def test_dashboard_challenges_settings_and_invites(browser: Browser, server: str
     carol.page.goto("/lobby")
     expect(carol.page.locator("#open-games")).not_to_contain_text(f"Game {private}")
     carol.page.goto(f"/games/{private}")
-    expect(carol.page.locator("main")).to_contain_text("this private game needs its invite link")
+    expect(carol.page.locator("main")).to_contain_text("This private game needs its invite link.")
     carol.page.goto(link)
     carol.page.click('.join-buttons button[data-team="2"]')
     expect(carol.page.locator("#confirm")).to_be_visible()
