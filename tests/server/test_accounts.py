@@ -363,3 +363,16 @@ def test_stone_marks_setting_defaults_off_saves_and_refuses_non_flags(client: Te
         refused = client.patch("/api/v1/me/settings", json={"stone_marks": hostile}, headers=headers)
         assert refused.status_code == 422, refused.text
     assert client.get("/api/v1/me", headers=headers).json()["user"]["settings"]["stone_marks"] is True
+
+
+def test_the_session_check_answers_a_visitor_without_an_error(client: TestClient) -> None:
+    """GET /session: 200 with no user for a visitor (the page's check on every load), the user and CSRF
+    token once logged in; GET /me keeps its 401 for clients that need a login."""
+    client.cookies.clear()
+    assert client.get("/api/v1/session").json() == {"user": None, "csrf_token": None}
+    assert client.get("/api/v1/me").status_code == 401
+    made = client.post("/api/v1/accounts", json={"username": "sessioncheck", "password": "correct horse"})
+    assert made.status_code == 201, made.text
+    mine = client.get("/api/v1/session").json()
+    assert mine["user"]["username"] == "sessioncheck" and mine["csrf_token"] == made.json()["csrf_token"]
+    assert mine == client.get("/api/v1/me").json()

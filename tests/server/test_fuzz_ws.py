@@ -494,9 +494,10 @@ def user_socket_problem(frame: Frame, replies: list[dict[str, Any]], closed: int
     return None
 
 
-def test_the_user_socket_answers_every_frame(client: TestClient) -> None:
-    """The user socket takes only `ping`: every other text frame gets a `bad_message` error, a binary
-    frame closes it with 1003, and it keeps serving."""
+@pytest.mark.parametrize("path", ["/api/v1/ws?token={token}", "/api/v1/live/ws"], ids=["user", "live"])
+def test_the_user_socket_answers_every_frame(client: TestClient, path: str) -> None:
+    """The user socket and the public live socket take only `ping`: every other text frame gets a
+    `bad_message` error, a binary frame closes it with 1003, and it keeps serving."""
     fuzzer = register(client, "fuzzer")
     failures: list[Failure] = []
     sessions: list[WebSocketTestSession] = []
@@ -505,7 +506,7 @@ def test_the_user_socket_answers_every_frame(client: TestClient) -> None:
     @given(frame=frames)
     def run(frame: Frame) -> None:
         if not sessions:
-            sessions.append(client.websocket_connect(f"/api/v1/ws?token={fuzzer.token}"))
+            sessions.append(client.websocket_connect(path.format(token=fuzzer.token)))
             sessions[0].__enter__()
         session = sessions[0]
         if isinstance(frame.payload, bytes):

@@ -56,15 +56,25 @@ def test_your_turn_is_told_once_per_game_and_moves_on_with_the_game(client: Test
     assert shown["text"] == f"Your turn in game {gid}" and shown["url"] == f"/games/{gid}"
 
 
-def test_a_read_turn_stays_read_and_the_next_one_is_new(client: TestClient) -> None:
+def test_a_game_is_one_entry_that_comes_back_unread_turn_after_turn(client: TestClient) -> None:
+    """Read or not, a player's "your turn" of a game is one entry: the next turn brings it back to the top,
+    unread, instead of adding one entry per turn (issue 32); the other game's entry stays as it was."""
     alice, bob = register(client, "alice"), register(client, "bob")
+    other = start_two_player_game(alice, bob)
+    alice.ok(f"/api/v1/games/{other}/moves", {"move": "E5"})
     gid = start_two_player_game(alice, bob)
     alice.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})
-    assert bob.ok(READ)["unread"] == 0
-    bob.ok(f"/api/v1/games/{gid}/moves", {"move": "C3"})
-    alice.ok(f"/api/v1/games/{gid}/moves", {"move": "G7"})
-    assert kinds(bob) == [("turn", gid, False), ("turn", gid, True)]
-    assert listing(bob)["unread"] == 1
+    bob.ok(READ, {"game": other})
+    for his, hers in [("C3", "G7"), ("C7", "G3"), ("F6", "D4")]:
+        assert kinds(bob) == [("turn", gid, False), ("turn", other, True)]
+        assert bob.ok(READ, {"game": gid})["marked"] == 1  # the game page read it
+        bob.ok(f"/api/v1/games/{gid}/moves", {"move": his})
+        assert kinds(alice)[0] == ("turn", gid, False)
+        alice.ok(f"/api/v1/games/{gid}/moves", {"move": hers})
+    assert kinds(bob) == [("turn", gid, False), ("turn", other, True)]
+    assert kinds(alice) == []  # her unread turns went as each turn passed to bob
+    shown = listing(bob)
+    assert shown["unread"] == 1
 
 
 def test_a_challenge_and_the_result_reach_both_players(client: TestClient) -> None:

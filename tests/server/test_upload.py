@@ -223,3 +223,23 @@ def test_a_file_over_one_mebibyte_is_refused_as_too_large(client: TestClient) ->
     # Exactly 1 MiB is within the limit; other routes keep the usual one.
     assert upload_file(ann, exactly).status_code == 201
     assert ann.post("/api/v1/games", {"size": 9, "preset": "x" * 100_000}).status_code == 413
+
+
+def test_the_record_keeps_each_moves_comment_as_text(client: TestClient) -> None:
+    """C[] comments reach the record's nodes (GET /games/{id}/record) as their text: on the move's own node,
+    or on a node without a move after it (joined to the move before); none on a move without."""
+    ann = register(client, "ann")
+    sgf = (
+        "(;GM[1]FF[4]SZ[9]C[The game.];B[ee]C[Calm \\] start.\nSecond line.];W[cc];C[<b>markup</b>]C[]"
+        ";B[gc](;W[cg]C[main])(;W[dg]C[variation]))"
+    )
+    answer = upload(ann, sgf)
+    assert answer.status_code == 201, answer.text
+    nodes = ann.get(f"/api/v1/games/{answer.json()['id']}/record").json()["nodes"]
+    assert [(n["move"], n.get("comment")) for n in nodes] == [
+        ("E5", "Calm ] start.\nSecond line."),
+        ("C7", "<b>markup</b>"),
+        ("G7", None),
+        ("C3", "main"),
+        ("D3", "variation"),
+    ]

@@ -100,3 +100,30 @@ def test_dashboard_socket_pings_on_turn_changes(client: TestClient) -> None:
         assert receive_until(sock, "dashboard")["d"]["game_id"] == gid
     board = bob.get("/api/v1/dashboard").json()["games"]
     assert board[0]["id"] == gid and board[0]["your_turn"]
+
+
+def test_the_live_socket_brings_public_boards_to_anyone(client: TestClient) -> None:
+    """The home and watch pages' socket (/api/v1/live/ws), without a login: each move of a public game as
+    its new board and move count; a private game's moves never."""
+    alice, bob = register(client, "alice"), register(client, "bob")
+    body = {"size": 9, "team": 1, "visibility": "private", "seconds_per_move": 3600}
+    created = alice.ok("/api/v1/games", body)
+    hidden = created["id"]
+    bob.ok(f"/api/v1/games/{hidden}/join", {"team": 2, "invite": created["invite_code"]})
+    alice.ok(f"/api/v1/games/{hidden}/confirm")
+    bob.ok(f"/api/v1/games/{hidden}/confirm")
+    gid = start_two_player_game(alice, bob)
+    with client.websocket_connect("/api/v1/live/ws") as sock:
+        alice.ok(f"/api/v1/games/{hidden}/moves", {"move": "E5"})
+        alice.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})
+        bob.ok(f"/api/v1/games/{gid}/moves", {"move": "C3"})
+        first, second = receive_until(sock, "live"), receive_until(sock, "live")
+        sock.send_json({"t": "move", "d": {"move": "D4"}})
+        refused = receive_until(sock, "error")
+    assert first["d"]["game_id"] == gid and first["d"]["moves"] == 1 and first["v"] is None
+    assert second["d"] == {"game_id": gid, "moves": 2, "preview": second["d"]["preview"]}
+    cells = second["d"]["preview"]["cells"]
+    assert second["d"]["preview"]["size"] == 9 and sorted(cells.replace(".", "")) == ["1", "2"]
+    assert refused["d"]["error"] == "bad_message"  # it takes pings alone
+    listed = client.get("/api/v1/games/live").json()["games"]
+    assert [g["preview"] for g in listed if g["id"] == gid] == [second["d"]["preview"]]

@@ -30,7 +30,7 @@ def test_every_team_offers_a_draw_and_every_page_shows_it(
     for user in users[:-1]:
         user.page.click("#draw")
         expect(user.page.locator("#draw")).to_have_text("Withdraw draw offer")  # stored: the next may offer
-    expect(users[-1].page.locator(".draw")).to_contain_text("Draw accepted by team 1, team 2; every")
+    expect(users[-1].page.locator(".draw")).to_contain_text("Draw accepted by Black, White; every")
     users[-1].page.click("#draw")  # the last team accepts: the game ends
 
     for user in users:  # live, on every open page

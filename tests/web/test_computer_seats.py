@@ -22,7 +22,7 @@ def test_creator_adds_computers_to_a_three_colour_game(browser: Browser, server:
     page = alice.page
     gid = new_game(page, {"size": "9", "teams": "3", "team": "1"}, shown="#add-computer")
     team_choice = page.locator("#computer-team option")
-    expect(team_choice).to_have_text(["Team 2 (white)", "Team 3 (red)"])  # team 1's only seat is alice's
+    expect(team_choice).to_have_text(["White", "Red"])  # team 1's only seat is alice's
 
     bob.page.goto(f"/games/{gid}")
     expect(bob.page.locator("#join-any")).to_be_visible()
@@ -34,7 +34,7 @@ def test_creator_adds_computers_to_a_three_colour_game(browser: Browser, server:
     team2 = page.locator('.team[data-team="2"] .members')
     expect(team2.locator(".tag.computer")).to_have_text("computer")
     expect(team2.locator(".name")).to_have_text("Miai, level 1")  # by engine and level, not its account
-    expect(team_choice).to_have_text(["Team 3 (red)"])
+    expect(team_choice).to_have_text(["Red"])
     expect(bob.page.locator('.team[data-team="2"] .name')).to_have_text("Miai, level 1")  # live
 
     page.select_option("#computer-level", "2")
@@ -48,7 +48,7 @@ def test_creator_adds_computers_to_a_three_colour_game(browser: Browser, server:
 
     page.locator('.board [role="gridcell"][aria-label^="E5:"]').click()
     page.click("#submit-move")
-    expect(counter(page)).to_contain_text(re.compile(r"^Move 3 of 3 · Team 3 \(red\): "), timeout=REPLY_MS)
+    expect(counter(page)).to_contain_text(re.compile(r"^Move 3 of 3 · Red: "), timeout=REPLY_MS)
     expect(page.locator("#turn")).to_contain_text("Your turn")
     expect(page.locator(".board .stone")).to_have_count(3)
     alice.check_no_errors()
@@ -70,7 +70,7 @@ def test_computers_left_alone_cancel_the_game(browser: Browser, server: str, vie
     page.click("#add-computer")
     # Only once the page has redrawn with team 2 seated is the form's choice ours to make (a later redraw
     # would reset it): then team 3 is the only choice left.
-    expect(page.locator("#computer-team option")).to_have_text(["Team 3 (red)"])
+    expect(page.locator("#computer-team option")).to_have_text(["Red"])
     page.select_option("#computer-level", "2")
     page.click("#add-computer")
     expect(page.locator('.team[data-team="2"] .name')).to_have_text("Miai, level 1")

@@ -41,7 +41,7 @@ def test_dashboard_challenges_settings_and_invites(browser: Browser, server: str
     expect(rows.nth(0)).to_have_attribute("data-game", str(second))
     expect(rows.nth(0)).to_have_attribute("data-your-turn", "true")
     expect(rows.nth(1)).to_have_attribute("data-your-turn", "false")
-    expect(rows.nth(1)).to_contain_text("team 1 to move")
+    expect(rows.nth(1)).to_contain_text("Black to move")
     expect(bob.page.locator("#nav-dashboard .badge")).to_have_text("1")
     alice.call("POST", f"/games/{first}/moves", {"move": "E5"})  # the dashboard follows live
     expect(bob.page.locator('#my-games .game-row[data-your-turn="true"]')).to_have_count(2)
@@ -80,7 +80,7 @@ def test_dashboard_challenges_settings_and_invites(browser: Browser, server: str
     carol.page.goto("/lobby")
     expect(carol.page.locator("#open-games")).not_to_contain_text(f"Game {private}")
     carol.page.goto(f"/games/{private}")
-    expect(carol.page.locator("main")).to_contain_text("this private game needs its invite link")
+    expect(carol.page.locator("main")).to_contain_text("This private game needs its invite link.")
     carol.page.goto(link)
     carol.page.click('.join-buttons button[data-team="2"]')
     expect(carol.page.locator("#confirm")).to_be_visible()

@@ -133,7 +133,7 @@ def test_three_teams_of_two_join_chat_resign_and_pass(
     expect(alice.page.locator("#confirm-title")).to_have_text("Resign?")
     alice.page.click("#confirm-ok")
     for user in (alice, bob):
-        expect(counter(user.page)).to_contain_text("Move 7 of 7 · Team 1 (black): resigns")
+        expect(counter(user.page)).to_contain_text("Move 7 of 7 · Black: resigns")
         member = user.page.locator(f'.team[data-team="1"] li[data-user="{ids[f"alicedip{t}"]}"]')
         expect(member.locator(".tag.out")).to_have_text("resigned")
         expect(user.page.locator('.team[data-team="1"] .team-head .tag.out')).to_have_count(0)  # still in
@@ -213,7 +213,7 @@ def test_the_dashboard_lists_games_by_the_time_left_to_move(
     expect(rows.nth(0).locator(".deadline")).to_have_text(re.compile(r"^(59:\d\d|1:00:00)$"))
     expect(rows.nth(1).locator(".deadline")).to_have_text(re.compile(r"^23:59:\d\d$"))
     expect(rows.nth(2).locator(".deadline")).to_have_text(re.compile(r"^(09:\d\d|10:00)$"))
-    expect(rows.nth(2)).to_contain_text("team 1 to move")
+    expect(rows.nth(2)).to_contain_text("Black to move")
     expect(page.locator("#nav-dashboard .badge")).to_have_text("2")
     assert_in_viewport(page, rows.nth(0))
 

@@ -3,7 +3,8 @@ page title, players, move list and variations, review panel; the archive; the pr
 chat, and the upload form's refusal, which quotes the file. Each payload would set `window.__pwned` or open
 a dialog if it ran; the page must show it as the text it is, create no element of it, and draw no complaint
 from the content security policy (which blocks inline scripts, but only once an injection happened). The
-record's comments and game name are not shown by the pages; they come back as written in the download."""
+comment of the move on screen is shown as text; the game name is not shown by the pages; both come back as
+written in the download."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ SCRIPT = f"<script>window.{FLAG}='script';alert(1)</script>"
 IMG = f"<img src=x onerror=\"window.{FLAG}='img';alert(2)\">"
 SVG = f"<svg onload=\"window.{FLAG}='svg'\"><script>window.{FLAG}='svg script'</script></svg>"
 LINK = f"javascript:window.{FLAG}='link';alert(3)"
-ANCHOR = f"\"><a href=\"javascript:window.{FLAG}='anchor'\">click</a>"
+ANCHOR = f'"><a href="javascript:window.{FLAG}=\'anchor\'">click</a>'
 # SGF values need no escapes for these (no ']' or '\'): PB, PW, GN, comments on the root and on moves.
 RECORD = (
     f"(;GM[1]FF[4]CA[UTF-8]SZ[9]PB[{SCRIPT}]PW[{IMG}]GN[{SVG}]C[{LINK} {ANCHOR}]RE[B+R]"
@@ -61,8 +62,17 @@ def test_an_uploaded_records_names_and_comments_are_shown_as_text(browser: Brows
     members = page.locator("ul.teams .members .name")
     expect(members).to_have_text([SCRIPT, IMG])
     expect(page.locator("#move-list")).to_be_visible()
+    comment = page.locator("#move-comment")  # the comment of the move on screen, as the text it is
+    expect(comment).to_be_hidden()  # the last move, W[cg], has none
+    page.goto(f"/games/{gid}?move=3")
+    expect(comment).to_have_text(SCRIPT)
+    page.goto(f"/games/{gid}?move=1")
+    expect(comment).to_have_text(IMG)
+    page.goto(f"/games/{gid}?move=2")
+    expect(comment).to_have_text(SVG)
     page.locator('#move-list li[data-ply="3"] .variation-marker').click()  # the variation's stone
     expect(page.locator("#move-list ol.variation li.current")).to_be_visible()
+    expect(comment).to_have_text(LINK)
     expect(page.locator("#ask-review")).to_be_visible()  # the review panel of the record's player
     nothing_ran(user, dialogs)
 

@@ -103,8 +103,8 @@ def test_two_players_named_lit_stones_and_last_move(
     wait_moves(page, 2)
 
     # The players by name, in the title and beside their clocks (the team's colour is the clock's swatch).
-    expect(page.locator("h1")).to_have_text(f"You vs blook{viewport}")
-    expect(page).to_have_title(f"You vs blook{viewport} · Miai")
+    expect(page.locator("h1")).to_have_text(f"alook{viewport} vs blook{viewport}")
+    expect(page).to_have_title(f"alook{viewport} vs blook{viewport} · Miai")
     expect(page.locator('#clocks .team-clock[data-team="1"] .name')).to_have_text(f"alook{viewport}")
     expect(page.locator('#clocks .team-clock[data-team="2"] .name')).to_have_text(f"blook{viewport}")
     expect(page.locator("#clocks")).not_to_contain_text("Team")
@@ -156,9 +156,9 @@ def test_three_colours_carry_shapes_and_list_players(
     page.goto(f"/games/{gid}")
     wait_moves(page, 3)
 
-    expect(page.locator("h1")).to_have_text("3-colour game")
+    expect(page.locator("h1")).to_have_text(f"a3look{viewport} vs b3look{viewport} vs c3look{viewport}")
     clock = page.locator('#clocks .team-clock[data-team="3"]')
-    expect(clock.locator(".name")).to_have_text("Team 3 (red)")  # the team keeps its name...
+    expect(clock.locator(".name")).to_have_text("Red")  # the team keeps its name...
     expect(clock.locator(".players")).to_have_text(f"c3look{viewport}")  # ...and lists its players
     paints = expect_stones(page, 3, marks=1)  # three colours: every stone carries its shape
     assert {p["stops"][1] for p in paints} == {"#111111", "#f4f2ec", "#d32f2f"}
@@ -172,8 +172,8 @@ def test_practice_games_are_titled_as_such(browser: Browser, server: str, viewpo
     page = user.page
     computer = user.call("POST", "/practice", {"mode": "computer", "size": 9, "level": 3})["id"]
     page.goto(f"/games/{computer}")
-    expect(page.locator("h1")).to_have_text("You vs computer, level 3")
-    expect(page).to_have_title("You vs computer, level 3 · Miai")
+    expect(page.locator("h1")).to_have_text(f"plook{viewport} vs Miai, level 3")
+    expect(page).to_have_title(f"plook{viewport} vs Miai, level 3 · Miai")
     summary = page.locator(".summary")
     expect(summary).to_have_text(re.compile(r"^9×9 · 2 colours · Dgo"))
     expect(summary).not_to_contain_text("per move")  # no clock to speak of, and private by nature

@@ -34,7 +34,7 @@ def test_mark_all_read_waits_for_the_server(browser: Browser, server: str, viewp
 
     page.route("**/api/v1/me/notifications/read", refuse)
     page.click("#notifications-read-all")
-    expect(page.locator("#toast.error")).to_have_text("try again later")
+    expect(page.locator("#toast.error")).to_have_text("Try again later.")  # the API's message as a sentence
     expect(unread).to_have_count(2)  # nothing was marked: the list says so
     expect(page.locator("#notifications-read-all")).to_be_enabled()
     assert sent == [{"up_to": newest}]

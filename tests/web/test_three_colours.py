@@ -126,7 +126,7 @@ def test_three_users_play_a_three_colour_game_to_the_end(
 
     # Agreed draws exist with more than two colours: an offer shows on every page and can be withdrawn.
     alice.page.click("#draw")
-    draw_note = "Draw accepted by team 1; every remaining team (1, 2, 3) must accept"
+    draw_note = "Draw accepted by Black; every remaining team (Black, White, Red) must accept"
     expect(carol.page.locator(".draw")).to_contain_text(draw_note)
     expect(alice.page.locator("#draw")).to_have_text("Withdraw draw offer")
     alice.page.click("#draw")

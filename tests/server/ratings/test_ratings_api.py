@@ -303,6 +303,8 @@ def test_leaderboards_list_established_people_only(client: TestClient) -> None:
         "strong"
     ]
     assert client.get("/api/v1/leaderboards/go-9").json()["players"] == []
+    # Which keys people are rated in, provisional players counted, bots not: the page opens on the first.
+    assert client.get("/api/v1/leaderboards").json() == {"kind_keys": [{"kind_key": "go-19", "players": 3}]}
     assert client.get("/api/v1/leaderboards/chess").status_code == 404
     for limit in ("0", "101", "1e309", "NaN", "-1"):
         assert client.get(f"/api/v1/leaderboards/go-19?limit={limit}").status_code == 422

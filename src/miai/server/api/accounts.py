@@ -214,6 +214,15 @@ async def enter_sudo(body: SudoRequest, request: Request, viewer: SessionViewer,
     return {"ok": True, "sudo_until": until.isoformat() if until else None}
 
 
+@router.get("/session")
+async def current_session(request: Request, viewer: MaybeViewer) -> dict[str, Any]:
+    """Who this browser is, for the page's start: a visitor is no error (200 with `"user": null`), unlike
+    GET /me, which answers 401 for clients that need a login."""
+    if viewer is None:
+        return {"user": None, "csrf_token": None}
+    return {"user": me_view(request, viewer.user), "csrf_token": viewer.csrf}
+
+
 @router.get("/me")
 async def me(request: Request, viewer: MaybeViewer) -> dict[str, Any]:
     if viewer is None:

@@ -16,7 +16,7 @@ from fastapi import APIRouter, Depends, Path, Query, Request
 
 from miai.server.api.deps import DB, MaybeViewer, Viewer, service_of
 from miai.server.api.inputs import MAX_KEY, Line
-from miai.server.api.views import rating_view, user_view
+from miai.server.api.views import players_view, rating_view, user_view
 from miai.server.errors import BadInput, NotFound
 from miai.server.identity.bots import is_computer
 from miai.server.play.preview import board_preview, preview_of
@@ -52,20 +52,6 @@ def _iso(moment: datetime | None) -> str | None:
     return moment.isoformat() if moment else None
 
 
-def _players(rows: list[tuple[GamePlayer, User]]) -> list[dict[str, Any]]:
-    return [
-        {
-            "name": shown_name(user),
-            "user": user.username,
-            "team": p.team,
-            "is_bot": user.is_bot,
-            "computer": is_computer(user),  # the server's own computer player (a bot account too)
-            "is_guest": user.is_guest,  # a guest has no page for others to open: not a link
-        }
-        for p, user in rows
-    ]
-
-
 def _game_view(game: Game, players: list[tuple[GamePlayer, User]]) -> dict[str, Any]:
     options = game.options
     return {
@@ -74,7 +60,7 @@ def _game_view(game: Game, players: list[tuple[GamePlayer, User]]) -> dict[str, 
         "size": options.get("size"),
         "colours": options.get("teams"),
         "rated": bool(options.get("rated", False)),
-        "players": _players(players),
+        "players": players_view(players),
         "names": options.get("names"),  # an uploaded record's players: text, not accounts (null otherwise)
         "moves": game.plies,
         "url": f"/games/{game.id}",

@@ -22,11 +22,12 @@ from miai.server.api.inputs import (
     clean_option_names,
 )
 from miai.server.api.rate_limits import enforce, per_user, user_key
+from miai.server.api.views import players_view
 from miai.server.game_options import TABLE_FIELDS, GoOptions, KindOptions, OptionsError, other_kinds_options
 from miai.server.play import queries
 from miai.server.play.kinds import GO_TEAM_NAMES, table_of
 from miai.server.play.records import sgf_record
-from miai.server.storage import repo
+from miai.server.storage import finding, repo
 from miai.server.storage.uploads import record_of
 
 router = APIRouter(tags=["games"])
@@ -335,9 +336,13 @@ async def my_dashboard(request: Request, viewer: CurrentViewer, db: DB) -> dict[
         u.id: u.username for u in (await repo.users_by_ids(db, [g.created_by for g in challenges])).values()
     }
     now = service_of(request).stream.now()
+    games = await queries.dashboard(db, viewer.user.id)
+    players = await finding.players_of_games(db, [g["id"] for g in games])
+    for game in games:  # named by its players, as every list names a game (js/gamesummary.js, gameName)
+        game["players"] = players_view(players[game["id"]])
     return {
         "now": now.isoformat(),  # deadlines count down on the server's time
-        "games": await queries.dashboard(db, viewer.user.id),
+        "games": games,
         "removals": await queries.recent_removals(db, viewer.user.id, now),
         "challenges": [
             {

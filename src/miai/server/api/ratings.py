@@ -53,6 +53,13 @@ async def user_ratings(username: Name, db: DB, viewer: MaybeViewer) -> dict[str,
     return {"user": user.username, "is_bot": user.is_bot, "ratings": ratings}
 
 
+@router.get("/leaderboards")
+async def leaderboards(db: DB) -> dict[str, Any]:
+    """Which kind keys people hold ratings of (the leaderboards page opens on the first that has any)."""
+    counts = await store.rated_people(db)
+    return {"kind_keys": [{"kind_key": key, "players": n} for key, n in sorted(counts.items())]}
+
+
 @router.get("/leaderboards/{kind_key}")
 async def leaderboard(
     kind_key: Annotated[Line, Path(max_length=24)],

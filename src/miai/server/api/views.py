@@ -5,10 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from miai.server.identity.accounts import PALETTES
+from miai.server.identity.bots import is_computer
+from miai.server.play.queries import shown_name
 from miai.server.ratings.kind_keys import system_of
 from miai.server.ratings.suggest import rank_label, rating_to_rank
 from miai.server.ratings.systems import Rating, provisional
-from miai.server.storage.models import User, UserRating
+from miai.server.storage.models import GamePlayer, User, UserRating
 
 
 def user_view(user: User, private: bool = False) -> dict[str, Any]:
@@ -41,3 +43,18 @@ def rating_view(row: UserRating) -> dict[str, Any]:
     if system == "glicko2" and row.kind_key.startswith("go-"):
         view["rank"] = rank_label(rating_to_rank(row.rating))  # OGS's kyu/dan names
     return view
+
+
+def players_view(rows: list[tuple[GamePlayer, User]]) -> list[dict[str, Any]]:
+    """A listed game's players (the live list, the archive, profiles and the dashboard)."""
+    return [
+        {
+            "name": shown_name(user),
+            "user": user.username,
+            "team": p.team,
+            "is_bot": user.is_bot,
+            "computer": is_computer(user),  # the server's own computer player (a bot account too)
+            "is_guest": user.is_guest,  # a guest has no page for others to open: not a link
+        }
+        for p, user in rows
+    ]

@@ -32,6 +32,7 @@ from miai.server.errors import CommandError
 from miai.server.play import queries
 from miai.server.play.privacy import Reader
 from miai.server.play.service import GameService
+from miai.server.play.stream import LIVE
 from miai.server.realtime.hub import Hub, Message, Subscription, resync_notice
 from miai.server.realtime.watchers import WATCHERS, Watchers
 from miai.server.storage import repo
@@ -342,6 +343,38 @@ async def user_socket(websocket: WebSocket) -> None:
             with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
                 await reader
             await _close_if_revoked(websocket, sub)
+
+
+@router.websocket("/live/ws")
+async def live_socket(websocket: WebSocket) -> None:
+    """Public games in progress for anyone, logged in or not (the home and watch pages): each move's new
+    board as {"t": "live"}, and the lobby's pings {"t": "lobby"} (a game started or finished). No login is
+    read: what it sends is what GET /games/live shows everyone."""
+    await websocket.accept()
+    hub: Hub = websocket.app.state.hub
+    async with hub.subscribe(LIVE, "lobby") as sub:
+        reader = asyncio.create_task(_drain(websocket))
+        reader.add_done_callback(lambda _task: sub.wake())
+
+        def direct(message: Message) -> bool:  # while idle: sent in the hub's dispatch (hub.py)
+            sub.send_now(websocket.send_text(message.wire_text))
+            return True
+
+        try:
+            while True:
+                message = await sub.get(direct)
+                if message is None or reader.done():
+                    break
+                if sub.overflowed:  # boards were lost (a full queue, Redis away): read the list again
+                    sub.overflowed = False
+                    message = resync_notice(LIVE)
+                await websocket.send_text(message.wire_text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+                await reader
 
 
 async def _drain(websocket: WebSocket) -> None:

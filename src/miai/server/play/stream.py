@@ -25,7 +25,7 @@ from miai.server.identity.bots import is_computer
 from miai.server.notify import bell
 from miai.server.play.group import GroupWriter
 from miai.server.play.kinds import Table, table_of
-from miai.server.play.preview import cells_of
+from miai.server.play.preview import cells_of, preview_of
 from miai.server.play.privacy import EVERYONE
 from miai.server.realtime.hub import Hub, Message
 from miai.server.storage import repo
@@ -142,6 +142,15 @@ def _unread_fell(tx: Tx, writes: repo.CommandWrites) -> list[Message]:
 def lobby_notice(game_id: int) -> Message:
     """Tells lobby pages that this game's seats or status changed."""
     return Message("lobby", "lobby", {"game_id": game_id})
+
+
+LIVE = "live"  # the topic and type of the public live socket's board updates (docs/realtime.md)
+
+
+def live_notice(game: Game, cells: str) -> Message:
+    """Tells the pages that list games in progress (home, watch) a public game's new board and move count,
+    as lichess TV does: `{"t": "live", "d": {"game_id", "moves", "preview"}, "v": null}`."""
+    return Message(LIVE, LIVE, {"game_id": game.id, "moves": game.plies, "preview": preview_of(cells)})
 
 
 def seat_map(players: list[GamePlayer], options: TableOptions, creator: int) -> dict[tuple[int, int], int]:
@@ -269,6 +278,9 @@ class CommandStream:
             await self.hub.publish(
                 Message(f"game:{game_id}", row["type"], row["data"], row["v"], row["audience"])
             )
+        cells = writes.changes.get("preview")
+        if cells is not None and tx.game.visibility == "public" and tx.game.status == "active":
+            await self.hub.publish(live_notice(tx.game, cells))
         for told in writes.notifications:
             await self.hub.publish(bell.message(told))
         for message in _unread_fell(tx, writes):

@@ -309,10 +309,11 @@ def _result(reason: str, winners: list[int], teams: list[int], margin: float | N
 
 def record_nodes(tree: GameTree, start: GoState, budget: Budget) -> list[dict[str, Any]]:
     """Every move of the tree in file order (depth first, main line before variations), as
-    `{"id", "parent", "team", "move", "point", "removed", "main", "ply"}`: `parent` the move before it (None
-    at the start), `point` where its stone went (None for a pass), `removed` the points it captured, `ply`
-    its number in its own line. A move the rules refuse ends its line: it and what follows are left out.
-    Nodes without a move (comments, markup) are skipped, their children joined to the move before.
+    `{"id", "parent", "team", "move", "point", "removed", "main", "ply"}`, and `comment` when the record has
+    one (its C[] text): `parent` the move before it (None at the start), `point` where its stone went (None
+    for a pass), `removed` the points it captured, `ply` its number in its own line. A move the rules refuse
+    ends its line: it and what follows are left out. Nodes without a move (comments, markup) are skipped,
+    their children joined to the move before, and their comment too.
 
     `budget` pays for each move played, and for the positions kept: depth first, the positions alive are
     those of the longest line so far (each state keeps its lineage), not every variation's."""
@@ -323,6 +324,7 @@ def record_nodes(tree: GameTree, start: GoState, budget: Budget) -> list[dict[st
     stack: list[tuple[Node, int | None, GoState, bool]] = [(tree.root, None, start, True)]
     while stack:
         node, parent, state, main = stack.pop()
+        comment = "\n".join(node.properties.get("C", [])).strip()
         for event in node_events(node, size, colours, budget):
             move = event.move
             if event.error is not None or not isinstance(move, Place | Pass) or event.colour < 0:
@@ -346,10 +348,15 @@ def record_nodes(tree: GameTree, start: GoState, budget: Budget) -> list[dict[st
                     "removed": sorted(after.last_removed),
                     "main": main,
                     "ply": after.plies,
+                    **({"comment": comment} if comment else {}),
                 }
             )
+            comment = ""  # a node of several moves: its comment goes with the first
             parent, state = len(out) - 1, after
         else:
+            if comment and parent is not None:  # a node without a move: said of the move before
+                before = out[parent].get("comment")
+                out[parent]["comment"] = f"{before}\n\n{comment}" if before else comment
             for index, child in reversed(list(enumerate(node.children))):
                 stack.append((child, parent, state, main and index == 0))
     return out

@@ -2,7 +2,9 @@
 
 A user keeps their newest `KEEP` notifications; older ones are deleted as new ones arrive. A game has at
 most one unread "your turn": any newer notification about the game replaces it, whoever it was for (the
-turn it announced is over).
+turn it announced is over). A user has at most one "your turn" per game, read or not: a new notification
+about the game replaces the user's earlier one, so a game played turn after turn is one entry that comes
+back to the top of the list, not one entry per turn.
 
 `store` takes plain rows and a connection, so that game commands store theirs with the group's bulk writes
 (repo.store_commands), in the same transaction as the move that causes them.
@@ -13,7 +15,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, func, insert, select, update
+from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import aliased
 
@@ -42,17 +44,22 @@ def new_row(
 async def store(connection: AsyncConnection, rows: list[dict[str, Any]]) -> dict[int, set[int]]:
     """Store `rows` (from `new_row`) in the connection's transaction, setting each row's `id`: first the
     unread "your turn" of their games goes, then they are added, then each user's oldest beyond `KEEP`.
+    The "your turn" of the users told about a game goes too, read or not (one entry per user and game).
     Returns game id -> the users whose unread "your turn" of that game went (their unread count fell)."""
     games = sorted({r["game_id"] for r in rows if r["game_id"] is not None})
+    told = sorted({(r["user_id"], r["game_id"]) for r in rows if r["game_id"] is not None})
     gone: dict[int, set[int]] = {}
     if games:
+        theirs = [and_(_TABLE.c.user_id == user_id, _TABLE.c.game_id == game_id) for user_id, game_id in told]
+        replaced = or_(_TABLE.c.read_at.is_(None), *theirs)
         deleted = await connection.execute(
             delete(_TABLE)
-            .where(_TABLE.c.game_id.in_(games), _TABLE.c.kind == TURN, _TABLE.c.read_at.is_(None))
-            .returning(_TABLE.c.game_id, _TABLE.c.user_id)
+            .where(_TABLE.c.game_id.in_(games), _TABLE.c.kind == TURN, replaced)
+            .returning(_TABLE.c.game_id, _TABLE.c.user_id, _TABLE.c.read_at)
         )
-        for game_id, user_id in deleted.all():
-            gone.setdefault(game_id, set()).add(user_id)
+        for game_id, user_id, read_at in deleted.all():
+            if read_at is None:
+                gone.setdefault(game_id, set()).add(user_id)
     statement = insert(_TABLE).returning(_TABLE.c.id, sort_by_parameter_order=True)
     result = await connection.execute(statement, [{c: r[c] for c in COLUMNS} for r in rows])
     for row, (new_id,) in zip(rows, result.all(), strict=True):

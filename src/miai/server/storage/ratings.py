@@ -271,6 +271,17 @@ def leaderboard_query(
     )
 
 
+async def rated_people(db: AsyncSession) -> dict[str, int]:
+    """Kind key -> how many people (computer and bot accounts left out) hold a rating of it."""
+    query = (
+        select(UserRating.kind_key, func.count())
+        .join(User, User.id == UserRating.user_id)
+        .where(User.is_bot.is_(False))
+        .group_by(UserRating.kind_key)
+    )
+    return {key: int(n) for key, n in (await db.execute(query)).all()}
+
+
 async def leaderboard(
     db: AsyncSession, key: str, order: Any, provisional_at: float, min_games: int, limit: int
 ) -> list[tuple[UserRating, str]]:

@@ -8,9 +8,20 @@ export function setCsrf(token) {
   csrfToken = token || null;
 }
 
+/** An API message as a sentence for people: "the password is wrong" reads "The password is wrong." */
+export function sentence(text) {
+  const s = String(text || '').trim();
+  if (!s) return s;
+  const first = s.charAt(0).toUpperCase() + s.slice(1);
+  return /[.!?…:)]$/.test(first) ? first : `${first}.`;
+}
+
 export class ApiError extends Error {
+  /** `message` is the API's `message` as a sentence (`sentence`); `raw` as the API wrote it. */
   constructor(status, body) {
-    super((body && body.message) || `the server answered ${status}`);
+    const raw = (body && body.message) || `the server answered ${status}`;
+    super(sentence(raw));
+    this.raw = raw;
     this.status = status;
     this.code = (body && body.error) || 'error';
     this.reason = body && body.reason; // illegal moves: occupied, suicide, ko, superko ...

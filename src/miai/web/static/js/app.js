@@ -183,7 +183,7 @@ async function boot() {
   try {
     await loadSession();
   } catch (err) {
-    toast(`Could not reach the server: ${err.message}`, 'error');
+    toast(`Could not reach the server: ${err.raw || err.message}`, 'error');
   }
   document.body.dataset.ready = 'true';
   await route();

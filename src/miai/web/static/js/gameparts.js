@@ -21,10 +21,9 @@ export function teamNames(snap, palette = null) {
   return null;
 }
 
+/** A team's one name on every page: the game's own ("White"), else its colour ("Black", "Red"). */
 export function teamName(palette, t, names = null) {
-  if (names && names[t - 1]) return names[t - 1];
-  const style = teamStyle(palette, t);
-  return `Team ${t} (${style.name})`;
+  return teamWord(palette, t, names);
 }
 
 export function playerName(snap, team, seat) {
@@ -50,26 +49,32 @@ function seated(snap) {
 }
 
 /**
- * The game page's heading, as players name a game: "You vs computer, level 3", "Local game: two players",
- * "alice vs bob" (teams of several: "alice & carol vs bob & dave"), "4-colour game"; `unseated` ("Game 7")
+ * A game named by its players, the same on every page and list: "ann & ben vs cat & dan", "ann vs Miai,
+ * level 3", "ann vs ben vs cat"; an uploaded record by its names ("Shusaku vs Gennan"); "Game 7" while
+ * nobody is seated. `g`: a listed game ({id, players: [{name, user, team}], names}) or a game page's
+ * snapshot (players with `username` and `seat`).
+ */
+export function gameName(g) {
+  if (g.names && g.names.length) return g.names.map((names) => names.join(' & ') || '?').join(' vs ');
+  const seated = (g.players || []).filter((p) => p.team);
+  const teams = [...new Set(seated.map((p) => p.team))].sort((a, b) => a - b);
+  if (!teams.length) return `Game ${g.id}`;
+  const side = (t) => seated.filter((p) => p.team === t).sort((a, b) => (a.seat ?? 0) - (b.seat ?? 0))
+    .map((p) => p.name || p.user || p.username).join(' & ');
+  return teams.map(side).join(' vs ');
+}
+
+/**
+ * The game page's heading: the game named by its players as every list names it (`gameName`: "ann vs bob",
+ * "ann & carol vs bob & dave", "ann vs Miai, level 3"); "Local game: two players"; `unseated` ("Game 7")
  * while seats are free.
  */
 export function gameTitle(snap, unseated = `Game ${snap.id}`) {
   const o = snap.options;
-  const you = snap.you ? snap.you.user_id : null;
-  const person = (p, first) => (p.user_id === you ? (first ? 'You' : 'you') : shownName(p));
   if (o.mode === 'local') return 'Local game: two players';
-  if (o.mode === 'computer') {
-    const human = snap.players.find((p) => p.computer === null || p.computer === undefined);
-    const computer = snap.players.find((p) => p.computer !== null && p.computer !== undefined);
-    const level = computer ? computer.computer : o.level;
-    const engine = /^\d+$/.test(String(level)) ? `computer, level ${level}` : `computer (${computer ? shownName(computer) : level})`;
-    return `${human ? person(human, true) : 'Someone'} vs ${engine}`;
-  }
-  if (o.teams > 2) return `${o.teams}-colour game`;
-  if (!seated(snap)) return unseated;
-  const side = (t, first) => members(snap, t).map((p, i) => person(p, first && i === 0)).join(' & ');
-  return `${side(1, true)} vs ${side(2, false)}`;
+  if (o.mode !== 'computer' && !seated(snap)) return unseated;
+  const name = gameName(snap);
+  return name === `Game ${snap.id}` ? unseated : name;
 }
 
 /**

@@ -1,10 +1,12 @@
 // What the home, watch, archive and profile pages say about a listed game (the JSON views of /games/live,
 // /games/archive and /users/NAME): its kind and options, its players, its result, its status or outcome.
 // One place, so that a game reads the same on every page, and its result as on the game page itself.
-import { h } from './dom.js';
 import { endingText, plural } from './format.js';
-import { teamWord } from './gameparts.js';
+import { gameName, teamWord } from './gameparts.js';
+
+export { gameName };
 import { KINDS, kindOf, resultHeadline } from './games/registry.js';
+import { h, link } from './dom.js';
 import { listedPlayer } from './links.js';
 import { swatch } from './palette.js';
 
@@ -27,6 +29,11 @@ export function movesText(n) {
   return plural(n, 'move');
 }
 
+/** The title of a game in a list: its players' names, a link into the game, and its number after it. */
+export function gameHeading(g) {
+  return [link(g.url || `/games/${g.id}`, h('strong.game-name', gameName(g))), h('span.muted.small.game-number', ` #${g.id}`)];
+}
+
 /** "Go · 9×9 · 3 colours · rated · 12 moves". */
 export function gameLine(g) {
   const parts = [kindTitle(g.kind)];
@@ -42,6 +49,11 @@ function teamsOf(kind, paletteName) {
   const palette = entry ? entry.palette(paletteName) : paletteName;
   const names = entry ? entry.names : null;
   return { entry, palette, names, word: (t) => teamWord(palette, t, names) };
+}
+
+/** A listed game's team `t` by its one name everywhere: "Black", "White", "Red" (its own names beyond Go). */
+export function teamLabel(kind, paletteName, t) {
+  return teamsOf(kind, paletteName).word(t);
 }
 
 /** "● Black: alice · ● White: Miai, level 1", each player a link to their page (a guest has none). */

@@ -77,10 +77,17 @@ export class GridBoard {
     return `<circle class="shadow" cx="${(x + r * 0.12).toFixed(2)}" cy="${(y + r * 0.18).toFixed(2)}" r="${(r * 1.1).toFixed(2)}" fill="${fill}"/>`;
   }
 
-  /** The last move's ring inside its stone, in the colour that shows on that stone. */
+  /**
+   * The last move's ring on its stone, in the colour that shows on that stone. A plain stone gets a ring
+   * inside it; a stone that carries its team's mark (with three colours and more, on the colour-blind safe
+   * palettes) a broad band along its edge instead, far outside the mark: White's mark is itself a small
+   * ring, and a ring beside it would make every white stone look just played (issue 32).
+   */
   lastMoveSvg(style, x, y, r) {
-    const ring = style.marked === false ? 0.5 : 0.72; // around the mark when the stone carries one
-    return `<circle class="last-move" data-ink="${style.ink}" cx="${x.toFixed(2)}" cy="${y.toFixed(2)}" r="${(r * ring).toFixed(2)}" stroke="${style.ink}" stroke-width="${(r * 0.14).toFixed(2)}"/>`;
+    const marked = style.marked !== false;
+    const ring = marked ? 0.86 : 0.5;
+    const width = marked ? 0.22 : 0.14;
+    return `<circle class="last-move${marked ? ' edge' : ''}" data-ink="${style.ink}" cx="${x.toFixed(2)}" cy="${y.toFixed(2)}" r="${(r * ring).toFixed(2)}" stroke="${style.ink}" stroke-width="${(r * width).toFixed(2)}"/>`;
   }
 
   pointOf(event) {

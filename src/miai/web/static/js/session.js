@@ -1,5 +1,5 @@
 // Who is logged in, with their settings; other modules subscribe to changes.
-import { ApiError, del, get, patch, post, setCsrf } from './api.js';
+import { del, get, patch, post, setCsrf } from './api.js';
 
 export const DEFAULT_SETTINGS = {
   palette: 'classic', one_click: false, coordinates: true, email_notifications: true, sound: true, stone_marks: false,
@@ -22,14 +22,10 @@ export function settings() {
   return { ...DEFAULT_SETTINGS, ...((session.user && session.user.settings) || {}) };
 }
 
+/** Who is here: GET /session answers a visitor with `"user": null`, so no page logs a failed request. */
 export async function loadSession() {
-  try {
-    const data = await get('/me');
-    set(data.user, data.csrf_token);
-  } catch (err) {
-    if (!(err instanceof ApiError) || err.status !== 401) throw err;
-    set(null, null);
-  }
+  const data = await get('/session');
+  set(data.user, data.csrf_token);
   return session.user;
 }
 

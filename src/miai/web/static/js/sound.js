@@ -8,8 +8,16 @@ const VISITOR_KEY = 'miai-sound'; // "off" when a visitor muted the sounds on th
 
 let context = null;
 let waiting = false; // listeners for the first gesture are in place
+let gestured = false; // the person touched the page: audio may start
+
+/** Whether the page had a click or key: before that the browser refuses to start audio, with a console
+ * warning for every try (a move arriving on a page just opened), so nothing is tried. */
+function activated() {
+  return gestured || Boolean(navigator.userActivation && navigator.userActivation.hasBeenActive);
+}
 
 function audio() {
+  if (!activated()) return null;
   const Context = window.AudioContext || window.webkitAudioContext;
   if (!Context) return null;
   if (!context) context = new Context();
@@ -24,6 +32,7 @@ export function readySoundOnFirstGesture() {
   if (waiting || context) return;
   waiting = true;
   const ready = () => {
+    gestured = true;
     try {
       const ctx = audio();
       if (ctx && ctx.state === 'suspended') ctx.resume();
@@ -69,7 +78,7 @@ export function soundToggle(onError) {
     try {
       await setSound(!soundOn());
     } catch (err) {
-      onError(`The sound setting was not saved: ${err.message}`);
+      onError(`The sound setting was not saved: ${err.raw || err.message}`);
     } finally {
       button.disabled = false;
       show();

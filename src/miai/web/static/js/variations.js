@@ -33,6 +33,14 @@ export class Variations {
     }
   }
 
+  /** The record's comment (SGF C[]) on the move shown: the variation's move on screen, else the main line's
+   * move `ply`; '' for none. */
+  commentOf(ply) {
+    const n = this.current !== null ? this.nodes[this.current]
+      : this.nodes.find((x) => x.main && x.ply === ply);
+    return (n && n.comment) || '';
+  }
+
   get any() {
     return this.nodes.some((n) => !n.main);
   }

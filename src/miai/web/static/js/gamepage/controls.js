@@ -47,7 +47,7 @@ export class Controls {
       parts.push(
         h('button.secondary#draw', { type: 'button', onclick: () => this.draw(!offered) }, offered ? 'Withdraw draw offer' : 'Offer a draw'),
         h('span.muted.small', offers.length
-          ? ` Draw accepted by ${offers.map((t) => `team ${t}`).join(', ')}; every remaining team (${active.join(', ')}) must accept.`
+          ? ` Draw accepted by ${offers.map((t) => page.teamLabel(t)).join(', ')}; every remaining team (${active.map((t) => page.teamLabel(t)).join(', ')}) must accept.`
           : ' An agreed draw needs every remaining team.'),
       );
     }

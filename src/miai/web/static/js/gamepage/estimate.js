@@ -74,7 +74,7 @@ export class AreaEstimate {
       } catch (err) {
         if (ticket !== this.ticket) return;
         this.key = null;
-        toast(`No territory estimate: ${err.message}`, 'error');
+        toast(`No territory estimate: ${err.raw || err.message}`, 'error');
         if (err.status === 503 || err.status === 403) this.on = false;
       }
       page.renderBoard();

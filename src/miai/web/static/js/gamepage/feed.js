@@ -182,7 +182,7 @@ export class GameFeed {
       case 'draw':
         page.drawTeams = m.d.teams;
         page.controls.render();
-        if (!page.isMine(m.d.team)) toast(`Team ${m.d.team} ${m.d.accept ? 'offers a draw' : 'withdrew its draw offer'}.`);
+        if (!page.isMine(m.d.team)) toast(`${page.teamLabel(m.d.team)} ${m.d.accept ? 'offers a draw' : 'withdrew its draw offer'}.`);
         break;
       case 'started':
         page.history = [];

@@ -105,7 +105,7 @@ export class Lobby {
             h('button.secondary', {
               type: 'button', dataset: { team: String(t) }, disabled: taken >= o.players_per_team,
               onclick: () => this.action('join', { team: t, invite: page.invite || null }),
-            }, swatch(page.palette, t, 14), ` Join team ${t} (${taken}/${o.players_per_team})`),
+            }, swatch(page.palette, t, 14), ` Join ${page.teamLabel(t)} (${taken}/${o.players_per_team})`),
           );
         }
         buttons.push(h('button.primary#join-any', { type: 'button', onclick: () => this.action('join', { team: null, invite: page.invite || null }) }, 'Join any team'));

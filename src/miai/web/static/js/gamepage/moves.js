@@ -33,7 +33,7 @@ export class MoveSender {
       if ((err.status === 0 && !unsent) || err.status >= 500) {
         const notPlayed = err.status === 0
           ? `Not sent: ${move}. The connection failed; the move was not played. Play it again.`
-          : `${move} was not played: ${err.message}. Play it again.`;
+          : `${move} was not played: ${err.raw || err.message}. Play it again.`;
         this.unsure = { before, notPlayed };
         if (await page.feed.refresh()) this.settleUnsure(); // else catchUp() settles it once the socket is back
       }
@@ -80,6 +80,6 @@ export class MoveSender {
 function failedMoveText(move, err, unsent) {
   if (err.status === 0 && !unsent) return `${move} may not have been played: the connection failed before the server answered. The page checks with the server.`;
   if (err.status === 0) return `Not sent: ${move}. The server cannot be reached (no connection); the move was not played. Play it again once the connection is back.`;
-  if (err.status >= 500) return `${move} may not have been played: ${err.message}. The page checks with the server.`;
-  return `The server refused ${move}: ${err.message}${err.reason ? ` (${err.reason})` : ''}`;
+  if (err.status >= 500) return `${move} may not have been played: ${err.raw || err.message}. The page checks with the server.`;
+  return `The server refused ${move}: ${err.raw || err.message}${err.reason ? ` (${err.reason})` : ''}`;
 }

@@ -23,6 +23,8 @@ export class Stepper {
     this.el = h('div.stepper', { role: 'group', 'aria-label': 'Move history' },
       this.buttons.first, this.buttons.prev, this.counter, this.buttons.next, this.buttons.last, this.fullscreenButton);
     this.moveList = new MoveList((i) => this.showMove(i));
+    // An uploaded record's comment (SGF C[]) on the move shown: text, never markup.
+    this.comment = h('section.move-comment#move-comment', { hidden: true, 'aria-live': 'polite', 'aria-label': 'Comment on this move' });
   }
 
   /** `?move=N`: show the board after move N (the last one when N is beyond it); not a whole number: ignored. */
@@ -84,7 +86,7 @@ export class Stepper {
       await variations.load(`/games/${page.id}/record${page.q()}`);
       page.variations = variations;
     } catch (err) {
-      toast(`The record's variations could not be read: ${err.message}`, 'error');
+      toast(`The record's variations could not be read: ${err.raw || err.message}`, 'error');
     }
   }
 
@@ -112,5 +114,8 @@ export class Stepper {
     this.buttons.next.disabled = !canStep || page.live();
     this.buttons.last.disabled = !canStep || page.live();
     this.el.hidden = !(snap.status === 'active' || snap.status === 'finished');
+    const comment = page.variations ? page.variations.commentOf(shown) : '';
+    this.comment.textContent = comment;
+    this.comment.hidden = !comment;
   }
 }

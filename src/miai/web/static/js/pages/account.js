@@ -63,7 +63,7 @@ export async function resetPasswordPage(main) {
       await loadSession();
       card(main, 'Password set', h('p#reset-done', 'Your new password is set. ', link('/login', 'Log in')));
     } catch (err) {
-      error.textContent = err.code === 'bad_token' ? `${err.message}: ask for a new one under “Forgotten password”.` : err.message;
+      error.textContent = err.code === 'bad_token' ? `${err.raw || err.message}: ask for a new one under “Forgotten password”.` : err.message;
     }
   });
   clear(main, form);

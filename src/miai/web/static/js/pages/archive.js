@@ -4,7 +4,7 @@ import { get } from '../api.js';
 import { clear, h, link, navigate } from '../dom.js';
 import { dateTimeText } from '../format.js';
 import {
-  COLOUR_CHOICES, KIND_CHOICES, RATED_CHOICES, gameLine, outcomeTag, playersLine, resultLine,
+  COLOUR_CHOICES, KIND_CHOICES, RATED_CHOICES, gameHeading, gameLine, outcomeTag, playersLine, resultLine,
 } from '../gamesummary.js';
 import { playerArchiveUrl } from '../links.js';
 import { session, settings } from '../session.js';
@@ -102,7 +102,7 @@ function gameRow(game) {
   const palette = settings().palette;
   return h('li.card.archive-row', { dataset: { game: String(game.id), kind: game.kind, size: String(game.size ?? '') } },
     h('div.row-head',
-      link(`/games/${game.id}`, h('strong', `Game ${game.id}`)),
+      gameHeading(game),
       outcomeTag(game.outcome),
       when(game.finished_at),
     ),

@@ -11,15 +11,22 @@ function authForm(main, query, { title, fields, submit, action, other }) {
   const error = h('p.error', { role: 'alert', id: 'auth-error' });
   const form = h('form.card.auth', { id: 'auth-form' }, h('h1', title), fields, error,
     h('button.primary', { type: 'submit', id: 'auth-submit' }, submit), h('p.small', other));
+  const button = form.querySelector('#auth-submit');
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
+    if (button.disabled) return; // a request runs: one at a time
     error.textContent = '';
     const value = (id) => form.querySelector(`#${id}`).value;
+    button.disabled = true; // busy while the request runs (a slow password hash): no second click
+    button.setAttribute('aria-busy', 'true');
     try {
       await action(value);
       navigate(nextUrl(query));
     } catch (err) {
       error.textContent = err.message;
+    } finally {
+      button.disabled = false;
+      button.removeAttribute('aria-busy');
     }
   });
   clear(main, form);

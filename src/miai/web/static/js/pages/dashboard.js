@@ -4,6 +4,7 @@ import { ServerClock } from '../clocks.js';
 import { clear, confirmDialog, h, link, navigate, toast } from '../dom.js';
 import { clockText, countdown, optionsSummary, removalReason, secondsUntil } from '../format.js';
 import { kindOf } from '../games/registry.js';
+import { gameHeading, teamLabel } from '../gamesummary.js';
 import { profileUrl } from '../links.js';
 import { swatch } from '../palette.js';
 import { session, settings } from '../session.js';
@@ -26,7 +27,10 @@ export async function dashboardPage(main) {
   function renderGames() {
     const palette = settings().palette;
     if (!rows.length) {
-      clear(gamesBox, h('p.muted', 'You are not in any unfinished game. ', link('/', 'Find one in the lobby'), '.'));
+      clear(gamesBox, session.user && session.user.is_guest // a guest plays the computer: the lobby is members'
+        ? h('p.muted#guest-next', 'You are not in any unfinished game. ', link('/new', 'Play the computer'),
+          ' again, or ', link('/register', 'register'), ' to play people and get a rating.')
+        : h('p.muted', 'You are not in any unfinished game. ', link('/lobby', 'Find one in the lobby'), '.'));
       return;
     }
     clear(gamesBox, h('ol.game-list.dashboard', rows.map((g) => {
@@ -34,8 +38,8 @@ export async function dashboardPage(main) {
       const tm = g.to_move || {};
       return h('li.card.game-row', { dataset: { game: String(g.id), yourTurn: String(g.your_turn) }, class: `card game-row${g.your_turn ? ' your-turn' : ''}` },
         h('div.row-head',
-          link(`/games/${g.id}`, h('strong', `Game ${g.id}`)),
-          g.your_turn ? h('span.tag.move', 'your turn') : h('span.tag', g.status === 'active' ? `team ${tm.team} to move` : STATUS[g.status] || g.status),
+          gameHeading(g),
+          g.your_turn ? h('span.tag.move', 'your turn') : h('span.tag', g.status === 'active' ? `${teamLabel(g.kind, palette, tm.team)} to move` : STATUS[g.status] || g.status),
           tm.team ? swatch(kindOf(g.kind) ? kindOf(g.kind).palette(palette) : palette, tm.team, 14) : null,
           left !== null ? h('span.deadline', { dataset: { deadline: g.deadline } }, countdown(left)) : null,
         ),

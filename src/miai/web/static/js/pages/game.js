@@ -104,6 +104,7 @@ class GamePage {
         this.hint,
         this.srLive,
         this.stepper.el,
+        this.stepper.comment,
         this.controls.actions,
         this.controls.drawBox,
         this.controls.practiceBox,

@@ -1,9 +1,10 @@
 // The home page: what Miai is, the one-click game against the computer, open games to join (members), live
-// games to watch, your games and recent results; kept live by the lobby pings of /api/v1/ws as the lobby is.
+// games to watch, your games and recent results; kept live by the lobby pings of /api/v1/ws as the lobby is,
+// and the live cards by the public live socket (/api/v1/live/ws), move by move.
 import { get } from '../api.js';
 import { clear, h, link } from '../dom.js';
-import { gameLine, kindTitle, playersLine, resultLine, statusText } from '../gamesummary.js';
-import { liveGameCard } from '../livecards.js';
+import { gameHeading, gameLine, kindTitle, playersLine, resultLine, statusText } from '../gamesummary.js';
+import { followLiveCards, liveGameCard, onLiveGames } from '../livecards.js';
 import { session, settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
 import { practiceChoices, practiceForm } from './create.js';
@@ -19,13 +20,13 @@ function section(id, title, more, body) {
 
 function finishedRow(g, paletteName) {
   return h('li.finished-row', { dataset: { game: String(g.id) } },
-    link(`/games/${g.id}`, h('strong', `Game ${g.id}`)), ' ', playersLine(g, paletteName), ' · ', resultLine(g, paletteName),
+    gameHeading(g), ' ', playersLine(g, paletteName), ' · ', resultLine(g, paletteName),
     h('span.muted.small', ` · ${gameLine(g)}`));
 }
 
 function yourGameRow(g) {
   return h('li.your-row', { dataset: { game: String(g.id), yourTurn: String(g.your_turn) } },
-    link(`/games/${g.id}`, h('strong', `Game ${g.id}`)), ' ',
+    gameHeading(g), ' ',
     g.your_turn ? h('span.tag.move', 'your turn') : h('span.tag', statusText(g.status)),
     h('span.muted.small', ` ${kindTitle(g.kind)} · ${g.options.size}×${g.options.size}`));
 }
@@ -84,9 +85,11 @@ export async function homePage(main) {
     }
   }
 
+  let liveShown = []; // the live cards' games, for the live socket's boards
   async function loadLive() {
     try {
       const { games } = await get(`/games/live?limit=${SHOWN}`);
+      liveShown = games;
       clear(live, games.length
         ? h('ul.live-list', games.map((g) => liveGameCard(g, palette())))
         : h('p.muted', 'No public game is in progress right now.'));
@@ -140,17 +143,23 @@ export async function homePage(main) {
     if (kinds.has('lobby')) jobs.push(loadOpen(), loadLive(), loadRecent());
     return Promise.all(jobs);
   }
-  const unsubscribe = userEvents.subscribe((m) => {
+  const ping = (m) => {
     if (!['lobby', 'dashboard', 'resync'].includes(m.t)) return;
     pending.add(m.t);
     clearTimeout(timer);
     timer = setTimeout(reloadPending, 1000);
+  };
+  const unsubscribe = userEvents.subscribe(ping);
+  // The public live socket, for visitors too: each move's board on the live cards, in place; its lobby
+  // nudges reach those who have no user socket (a member hears them there already).
+  const stopCards = followLiveCards(live, () => liveShown, palette);
+  const stopPings = onLiveGames((m) => {
+    if (!user || m.t === 'resync') ping(m);
   });
-  // Moves send no lobby ping: members' previews refresh now and then; visitors have no socket at all.
-  const poll = user ? setInterval(loadLive, 30000) : setInterval(loadAll, 15000);
   return () => {
     unsubscribe();
+    stopCards();
+    stopPings();
     clearTimeout(timer);
-    clearInterval(poll);
   };
 }

@@ -29,8 +29,19 @@ function table(board) {
       h('td', String(p.games)))))));
 }
 
+/** Without a key in the address: the first key of the chooser that people hold ratings of (GET
+ * /leaderboards), not an empty 19×19 board when only 9×9 games were rated; 19×19 when nobody is rated. */
+async function firstRatedKey() {
+  try {
+    const held = new Set((await get('/leaderboards')).kind_keys.filter((k) => k.players > 0).map((k) => k.kind_key));
+    return KIND_KEYS.find((k) => held.has(k)) || DEFAULT_KEY;
+  } catch {
+    return DEFAULT_KEY;
+  }
+}
+
 export async function leaderboardsPage(main, { key }) {
-  const kindKey = key ? decoded(key) : DEFAULT_KEY;
+  const kindKey = key ? decoded(key) : await firstRatedKey();
   const body = h('div#leaderboard-body', { 'aria-live': 'polite' });
   clear(main, h('div.card.leaderboards',
     h('h1', `Leaderboard: ${kindKeyTitle(kindKey)}`),

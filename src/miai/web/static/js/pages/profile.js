@@ -2,23 +2,31 @@
 // a member looking at someone else the handicap OGS would suggest and a challenge prefilled with it.
 import { ApiError, get } from '../api.js';
 import { clear, h, link } from '../dom.js';
-import { gameLine, kindTitle, outcomeTag, resultLine, statusText } from '../gamesummary.js';
+import { gameHeading, gameLine, kindTitle, outcomeTag, resultLine, statusText } from '../gamesummary.js';
 import { dateText, plural } from '../format.js';
 import { kindKeyTitle, ratingText } from '../kindkeys.js';
 import { accountTag, decoded, listedPlayer, playerArchiveUrl, profileUrl } from '../links.js';
 import { ratingGraph } from '../ratinggraph.js';
 import { session, settings } from '../session.js';
 
-/** The other players of a listed game, each linked to their own page. */
-function opponents(g, username) {
-  const others = g.players.filter((p) => p.user.toLowerCase() !== username.toLowerCase());
-  if (!others.length) return null;
-  return ['vs ', others.flatMap((p, i) => [i ? ', ' : '', listedPlayer(p)])];
+/** The user's opponents (the players of other teams) and partners (their own team's other players) in a
+ * listed game, each linked to their own page: "vs ann, ben · with dan". */
+function sides(g, username) {
+  const name = username.toLowerCase();
+  const me = g.players.find((p) => p.user.toLowerCase() === name);
+  const others = g.players.filter((p) => p !== me && p.team);
+  const partners = me && me.team ? others.filter((p) => p.team === me.team) : [];
+  const opponents = others.filter((p) => !partners.includes(p));
+  const names = (list) => list.flatMap((p, i) => [i ? ', ' : '', listedPlayer(p)]);
+  return [
+    opponents.length ? h('span.opponents', 'vs ', names(opponents)) : null,
+    partners.length ? [opponents.length ? ' · ' : '', h('span.partners', 'with ', names(partners))] : null,
+  ];
 }
 
 function gameItem(g, username, tail) {
   return h('li', { dataset: { game: String(g.id) } },
-    link(`/games/${g.id}`, `Game ${g.id}`), ' ', opponents(g, username), tail ? [' · ', tail] : null,
+    gameHeading(g), ' ', sides(g, username), tail ? [' · ', tail] : null,
     h('span.muted.small', ` · ${gameLine(g)}`));
 }
 

@@ -3,9 +3,8 @@
 import { get } from '../api.js';
 import { clear, h } from '../dom.js';
 import { COLOUR_CHOICES, KIND_CHOICES, RATED_CHOICES } from '../gamesummary.js';
-import { liveGameCard } from '../livecards.js';
+import { followLiveCards, liveGameCard, onLiveGames } from '../livecards.js';
 import { settings } from '../session.js';
-import { userEvents } from '../userfeed.js';
 
 const FILTERS = {
   kind: KIND_CHOICES,
@@ -43,6 +42,7 @@ export async function watchPage(main, params, query) {
       h(`select#watch-${name}`, { name }, choices.map(([v, text]) => h('option', { value: v, selected: v === filters[name] }, text))))));
   clear(main, h('div.page-head', h('h1', 'Games in progress')), form, status, list, more);
   let cursor = null;
+  let shown = []; // the listed games, for the live socket's boards
   let appended = false; // the user asked for more: no reload under their eyes
 
   async function load(append = false) {
@@ -63,10 +63,10 @@ export async function watchPage(main, params, query) {
     cursor = data.next;
     more.hidden = !cursor;
     const cards = data.games.map((g) => liveGameCard(g, settings().palette));
+    shown = append ? [...shown, ...data.games] : data.games;
     if (append) list.append(...cards);
     else clear(list, cards);
-    const shown = list.children.length;
-    status.textContent = shown ? '' : 'No game in progress matches these filters.';
+    status.textContent = list.children.length ? '' : 'No game in progress matches these filters.';
   }
 
   form.addEventListener('change', (event) => {
@@ -79,15 +79,17 @@ export async function watchPage(main, params, query) {
   more.addEventListener('click', () => load(true));
   await load();
   let timer = null;
-  const unsubscribe = userEvents.subscribe((m) => {
+  // The live socket: each move's board in place; a game started or finished (a lobby nudge) reloads the list.
+  const onList = (m) => {
     if (m.t !== 'lobby' && m.t !== 'resync') return;
     clearTimeout(timer);
     timer = setTimeout(() => load(), 150);
-  });
-  const poll = setInterval(() => load(), 15000); // moves send no ping: fresh boards now and then
+  };
+  const stopCards = followLiveCards(list, () => shown, () => settings().palette);
+  const stopList = onLiveGames(onList);
   return () => {
-    unsubscribe();
+    stopCards();
+    stopList();
     clearTimeout(timer);
-    clearInterval(poll);
   };
 }
