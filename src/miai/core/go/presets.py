@@ -70,10 +70,7 @@ class Preset:
 
 
 def _p(
-    key: str,
-    title: str,
-    max_colours: int = 2,
-    handicap_limits: dict[int, int] | None = None,
+    key: str, title: str, max_colours: int = 2, handicap_limits: dict[int, int] | None = None,
     **options: object,
 ) -> Preset:
     return Preset(key, title, Rules(**options), max_colours, handicap_limits)  # type: ignore[arg-type]
@@ -82,100 +79,26 @@ def _p(
 PRESETS: dict[str, Preset] = {
     p.key: p
     for p in (
-        _p(
-            "dgo",
-            "Dgo (Dan-Ball)",
-            ko=KoRule.SIMPLE,
-            scoring=Scoring.AREA,
-            dead_stones=DeadStones.AUTO,
-            komi=(0.0, 6.5),
-            allowed_sizes=(7, 9, 13, 19),
-            handicap_limits=DGO_MAX_HANDICAP,
-        ),
-        _p(
-            "dipgo",
-            "DipGo (multi-colour)",
-            max_colours=16,
-            ko=KoRule.POSITIONAL,
-            scoring=Scoring.DIPGO,
-            dead_stones=DeadStones.ALL_ALIVE,
-            komi=(0.0, 0.0),
-        ),
-        _p(
-            "itsyourturn",
-            "itsyourturn Go",
-            ko=KoRule.SIMPLE,
-            scoring=Scoring.TERRITORY,
-            dead_stones=DeadStones.AUTO,
-            komi=(0.0, 5.5),
-            seki_territory=False,
-            allowed_sizes=(9, 13, 19),
-        ),
-        _p(
-            "chinese",
-            "Chinese",
-            ko=KoRule.SIMPLE,
-            scoring=Scoring.AREA,
-            dead_stones=DeadStones.AUTO,
-            komi=(0.0, 7.5),
-            handicap_bonus=HandicapBonus.N,
-        ),
-        _p(
-            "japanese",
-            "Japanese",
-            ko=KoRule.SIMPLE,
-            scoring=Scoring.TERRITORY,
-            dead_stones=DeadStones.AUTO,
-            komi=(0.0, 6.5),
-            seki_territory=False,
-            handicap_layout=HandicapLayout.GTP,
-        ),
-        _p(
-            "korean",
-            "Korean",
-            ko=KoRule.SIMPLE,
-            scoring=Scoring.TERRITORY,
-            dead_stones=DeadStones.AUTO,
-            komi=(0.0, 6.5),
-            seki_territory=False,
-            handicap_layout=HandicapLayout.GTP,
-        ),
-        _p(
-            "aga",
-            "AGA",
-            ko=KoRule.SITUATIONAL,
-            scoring=Scoring.AREA,
-            dead_stones=DeadStones.AUTO,
-            komi=(0.0, 7.5),
-            handicap_bonus=HandicapBonus.N_MINUS_1,
-        ),
-        _p(
-            "nz",
-            "New Zealand",
-            ko=KoRule.SITUATIONAL,
-            scoring=Scoring.AREA,
-            dead_stones=DeadStones.AUTO,
-            komi=(0.0, 7.0),
-            suicide=Suicide.ALLOWED,
-        ),
-        _p(
-            "tromp-taylor",
-            "Tromp-Taylor",
-            ko=KoRule.POSITIONAL,
-            scoring=Scoring.AREA,
-            dead_stones=DeadStones.ALL_ALIVE,
-            komi=(0.0, 7.5),
-            suicide=Suicide.ALLOWED,
-        ),
-        _p(
-            "ing",
-            "Ing",
-            ko=KoRule.POSITIONAL,
-            scoring=Scoring.AREA,
-            dead_stones=DeadStones.AUTO,
-            komi=(0.0, 7.5),
-            suicide=Suicide.ALLOWED,
-        ),
+        _p("dgo", "Dgo (Dan-Ball)", ko=KoRule.SIMPLE, scoring=Scoring.AREA, dead_stones=DeadStones.AUTO,
+           komi=(0.0, 6.5), allowed_sizes=(7, 9, 13, 19), handicap_limits=DGO_MAX_HANDICAP),
+        _p("dipgo", "DipGo (multi-colour)", max_colours=16, ko=KoRule.POSITIONAL, scoring=Scoring.DIPGO,
+           dead_stones=DeadStones.ALL_ALIVE, komi=(0.0, 0.0)),
+        _p("itsyourturn", "itsyourturn Go", ko=KoRule.SIMPLE, scoring=Scoring.TERRITORY,
+           dead_stones=DeadStones.AUTO, komi=(0.0, 5.5), seki_territory=False, allowed_sizes=(9, 13, 19)),
+        _p("chinese", "Chinese", ko=KoRule.SIMPLE, scoring=Scoring.AREA, dead_stones=DeadStones.AUTO,
+           komi=(0.0, 7.5), handicap_bonus=HandicapBonus.N),
+        _p("japanese", "Japanese", ko=KoRule.SIMPLE, scoring=Scoring.TERRITORY, dead_stones=DeadStones.AUTO,
+           komi=(0.0, 6.5), seki_territory=False, handicap_layout=HandicapLayout.GTP),
+        _p("korean", "Korean", ko=KoRule.SIMPLE, scoring=Scoring.TERRITORY, dead_stones=DeadStones.AUTO,
+           komi=(0.0, 6.5), seki_territory=False, handicap_layout=HandicapLayout.GTP),
+        _p("aga", "AGA", ko=KoRule.SITUATIONAL, scoring=Scoring.AREA, dead_stones=DeadStones.AUTO,
+           komi=(0.0, 7.5), handicap_bonus=HandicapBonus.N_MINUS_1),
+        _p("nz", "New Zealand", ko=KoRule.SITUATIONAL, scoring=Scoring.AREA, dead_stones=DeadStones.AUTO,
+           komi=(0.0, 7.0), suicide=Suicide.ALLOWED),
+        _p("tromp-taylor", "Tromp-Taylor", ko=KoRule.POSITIONAL, scoring=Scoring.AREA,
+           dead_stones=DeadStones.ALL_ALIVE, komi=(0.0, 7.5), suicide=Suicide.ALLOWED),
+        _p("ing", "Ing", ko=KoRule.POSITIONAL, scoring=Scoring.AREA, dead_stones=DeadStones.AUTO,
+           komi=(0.0, 7.5), suicide=Suicide.ALLOWED),
     )
 }
 
@@ -187,3 +110,5 @@ def preset(key: str, size: int, colours: int = 2, handicap: int = 0, komi: float
     except KeyError:
         raise InvalidRules(f"unknown rules preset {key!r}; known: {', '.join(PRESETS)}") from None
     return chosen.rules(size, colours, handicap, komi)
+
+

@@ -167,7 +167,9 @@ def _handicap_bonus(state: Position) -> float:
     return 0
 
 
-def outcome(state: Position, dead: Iterable[int] | None = None, neutral: Iterable[int] = ()) -> Result | None:
+def outcome(
+    state: Position, dead: Iterable[int] | None = None, neutral: Iterable[int] = ()
+) -> Result | None:
     """The result of a finished game, or None while it goes on.
 
     Games ended by passes or the move limit are scored; under `dead_stones=auto` the estimator's dead

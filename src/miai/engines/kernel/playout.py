@@ -85,7 +85,6 @@ def policy_knobs(light: bool = True) -> Float64Array:
         knobs[K_BIG_SELF_ATARI] = 1.0
     return knobs
 
-
 _M1 = np.uint64(0x9E3779B97F4A7C15)
 _M2 = np.uint64(0xBF58476D1CE4E5B9)
 _M3 = np.uint64(0x94D049BB133111EB)

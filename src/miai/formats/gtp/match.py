@@ -317,10 +317,8 @@ def play_match(settings: MatchSettings, log: Log | None = None) -> tuple[MatchRe
             report.names = (engines[0].name, engines[1].name)
             if settings.sgf_dir is not None:
                 game_report.sgf = _write_sgf(game_report, game.state, settings, report.names)
-            say(
-                f"game {number}: {game_report.result} ({game_report.reason}, {game_report.moves} moves)"
-                + (f"; fault: {game_report.fault}" if game_report.fault else "")
-            )
+            say(f"game {number}: {game_report.result} ({game_report.reason}, {game_report.moves} moves)"
+                + (f"; fault: {game_report.fault}" if game_report.fault else ""))
             report.games.append(game_report)
             finals.append(game.state)
     finally:

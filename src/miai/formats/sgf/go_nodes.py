@@ -38,53 +38,14 @@ EXT_OUTCOME = "MO"
 EXT_PLAYERS = "MU"  # one value per player, `colour:name`, in colour and seat order
 # What the writer derives from the state (the game's shape, the position and the moves): never from `info`.
 STRUCTURAL = frozenset(
-    {
-        "GM",
-        "FF",
-        "CA",
-        "SZ",
-        "PL",
-        *MOVE_PROPS,
-        *SETUP_PROPS,
-        EXT_MOVE,
-        EXT_SETUP,
-        EXT_EVENT,
-        EXT_TO_MOVE,
-        EXT_COLOURS,
-        EXT_SEATS,
-        EXT_RULES,
-    }
+    {"GM", "FF", "CA", "SZ", "PL", *MOVE_PROPS, *SETUP_PROPS, EXT_MOVE, EXT_SETUP, EXT_EVENT, EXT_TO_MOVE,
+     EXT_COLOURS, EXT_SEATS, EXT_RULES}
 )
 # What `GoRecord.info` keeps: the FF[4] game-info properties, Go's HA and KM, the writing application and
 # Miai's result. Markup, comments and other programs' private properties (GNU Go's IL...) are left out.
 GAME_INFO = frozenset(
-    {
-        "AN",
-        "BR",
-        "BT",
-        "CP",
-        "DT",
-        "EV",
-        "GN",
-        "GC",
-        "ON",
-        "OT",
-        "PB",
-        "PC",
-        "PW",
-        "RE",
-        "RO",
-        "RU",
-        "SO",
-        "TM",
-        "US",
-        "WR",
-        "WT",
-        "HA",
-        "KM",
-        "AP",
-        EXT_OUTCOME,
-    }
+    {"AN", "BR", "BT", "CP", "DT", "EV", "GN", "GC", "ON", "OT", "PB", "PC", "PW", "RE", "RO", "RU", "SO",
+     "TM", "US", "WR", "WT", "HA", "KM", "AP", EXT_OUTCOME}
 )
 # Properties that only mean something in the root; elsewhere they are noted and ignored.
 ROOT_ONLY = GAME_INFO | {"GM", "FF", "CA", "SZ", EXT_COLOURS, EXT_SEATS, EXT_RULES, EXT_PLAYERS}

@@ -141,10 +141,8 @@ def _seats(root: Node, colours: int, problems: list[str]) -> tuple[int, ...]:
         problems.append(f"{EXT_SEATS}: {err.message}; one player per team assumed")
         return (1,) * colours
     if len(seats) != colours or min(seats) < 1:
-        problems.append(
-            f"{EXT_SEATS} needs a player count of at least 1 for each of the {colours} teams; "
-            "one player per team assumed"
-        )
+        problems.append(f"{EXT_SEATS} needs a player count of at least 1 for each of the {colours} teams; "
+                        "one player per team assumed")
         return (1,) * colours
     return seats
 
@@ -239,10 +237,8 @@ def _times(tree: GameTree, size: int, colours: int, problems: list[str]) -> dict
         colour = next((c for c in movers if c in found), min(found))
         if len(found) > 1:
             others = ", ".join(colour_name(c) for c in found if c != colour)
-            problems.append(
-                f"node {index}: time left of {others} besides {colour_name(colour)}'s; "
-                f"only {colour_name(colour)}'s is kept"
-            )
+            problems.append(f"node {index}: time left of {others} besides {colour_name(colour)}'s; "
+                            f"only {colour_name(colour)}'s is kept")
         out[index] = found[colour]
     return out
 

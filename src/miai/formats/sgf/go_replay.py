@@ -102,14 +102,8 @@ class Replay:
     """Applies flattened items to a game that starts empty; `state` and `moves_played` are the result."""
 
     def __init__(
-        self,
-        size: int,
-        colours: int,
-        seats: tuple[int, ...],
-        rules: Rules,
-        handicap: int,
-        problems: list[str],
-        budget: Budget,
+        self, size: int, colours: int, seats: tuple[int, ...], rules: Rules, handicap: int,
+        problems: list[str], budget: Budget,
     ) -> None:
         self.budget = budget
         self.size = size
@@ -177,10 +171,8 @@ class Replay:
 
     def _restart(self, why: str, to_move: int, position: dict[int, int] | None = None) -> None:
         """Start a new game from the current (or given) position: GoState has no mid-game setup."""
-        self.problems.append(
-            f"{why}: the game restarts from that position with {_name(to_move)} to move; "
-            "earlier moves and captures are not kept"
-        )
+        self.problems.append(f"{why}: the game restarts from that position with {_name(to_move)} to move; "
+                             "earlier moves and captures are not kept")
         self.state = self._start(dict(self.state.position()) if position is None else position, to_move)
 
     def _start(self, position: dict[int, int], to_move: int | None) -> GoState:
@@ -208,13 +200,8 @@ class Replay:
     def _new_game(self, setup: dict[int, int], handicap_points: list[int], to_move: int) -> GoState:
         try:
             return new_game(
-                self.size,
-                self.rules,
-                self.colours,
-                seats=self.seats,
-                handicap_points=handicap_points or None,
-                setup=setup,
-                to_move=to_move,
+                self.size, self.rules, self.colours, seats=self.seats,
+                handicap_points=handicap_points or None, setup=setup, to_move=to_move,
             )
         except InvalidRules as err:
             if "without liberties" in str(err):
@@ -260,10 +247,8 @@ class Replay:
         if isinstance(move, Resign | Timeout):
             return self._leave(label, colour, move, autos)
         if event.auto:  # a marked automatic pass that no earlier move produced
-            self.problems.append(
-                f"{label}: marked as an automatic pass, but the rules would not pass "
-                "automatically here; replayed as an ordinary pass"
-            )
+            self.problems.append(f"{label}: marked as an automatic pass, but the rules would not pass "
+                                 "automatically here; replayed as an ordinary pass")
         if state.ended is None and colour == state.to_move:
             consumed = self._play_in_turn(move, autos)
             if consumed is not None:
@@ -305,11 +290,8 @@ class Replay:
         self.state = after
         self.moves_played += len(made)
         if made != [a.event.colour for a in autos[: len(made)]]:
-            self.problems.append(
-                f"{label}: the rules passed automatically for "
-                + ", ".join(_name(c) for c in made)
-                + "; the record does not say so"
-            )
+            self.problems.append(f"{label}: the rules passed automatically for "
+                                 + ", ".join(_name(c) for c in made) + "; the record does not say so")
             return 0
         return len(made)
 
@@ -326,10 +308,8 @@ class Replay:
 
     def _check_handicap(self) -> None:
         if self.handicap and len(self.handicap_points) != self.handicap:
-            self.problems.append(
-                f"HA[{self.handicap}] but {len(self.handicap_points)} handicap stones "
-                "were set up; the stones on the board count"
-            )
+            self.problems.append(f"HA[{self.handicap}] but {len(self.handicap_points)} handicap stones "
+                                 "were set up; the stones on the board count")
 
     def _label(self, item: _Numbered) -> str:
         what = move_text(item.event.colour, item.event.move, self.size) if item.event.error is None else ""

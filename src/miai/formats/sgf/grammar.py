@@ -267,7 +267,7 @@ class _Reader:
                 self.spend(pos, 1, "its stray characters")
                 junk = _JUNK.match(text, pos)
                 end = junk.end() if junk else pos + 1
-                self.warn(pos, f"unexpected characters ignored: {text[pos : min(end, pos + 30)]!r}")
+                self.warn(pos, f"unexpected characters ignored: {text[pos:min(end, pos + 30)]!r}")
                 pos = end
         return pos
 

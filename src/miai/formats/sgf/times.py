@@ -146,10 +146,8 @@ def read_time_system(root: Node, problems: list[str]) -> TimeSystem | None:
         if main > 0:
             return TimeSystem(ClockMode.FISCHER, main)  # an absolute clock
         return None  # TM[0]: no clock
-    problems.append(
-        f"TM[{tm or ''}] OT[{ot}]: not a time system Miai plays (byo-yomi, Fischer, absolute); "
-        "kept as text in info"
-    )
+    problems.append(f"TM[{tm or ''}] OT[{ot}]: not a time system Miai plays (byo-yomi, Fischer, absolute); "
+                    "kept as text in info")
     return None
 
 
