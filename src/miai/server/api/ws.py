@@ -320,28 +320,9 @@ async def user_socket(websocket: WebSocket) -> None:
     topic = f"user:{viewer.user.id}"
     async with hub.subscribe(topic, "lobby", owner=_owner(viewer)) as sub:
         await _check_not_revoked(websocket, viewer, sub)
-        reader = asyncio.create_task(_drain(websocket))
-        reader.add_done_callback(lambda _task: sub.wake())
-
-        def direct(message: Message) -> bool:  # while idle: sent in the hub's dispatch (hub.py)
-            sub.send_now(websocket.send_text(message.wire_text))
-            return True
-
         try:
-            while True:
-                message = await sub.get(direct)
-                if message is None or reader.done():
-                    break
-                if sub.overflowed:  # notices were lost (a full queue, Redis away): the client re-fetches all
-                    sub.overflowed = False
-                    message = resync_notice(topic)
-                await websocket.send_text(message.wire_text)
-        except WebSocketDisconnect:
-            pass
+            await _relay(websocket, sub, topic)
         finally:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-                await reader
             await _close_if_revoked(websocket, sub)
 
 
@@ -353,28 +334,34 @@ async def live_socket(websocket: WebSocket) -> None:
     await websocket.accept()
     hub: Hub = websocket.app.state.hub
     async with hub.subscribe(LIVE, "lobby") as sub:
-        reader = asyncio.create_task(_drain(websocket))
-        reader.add_done_callback(lambda _task: sub.wake())
+        await _relay(websocket, sub, LIVE)
 
-        def direct(message: Message) -> bool:  # while idle: sent in the hub's dispatch (hub.py)
-            sub.send_now(websocket.send_text(message.wire_text))
-            return True
 
-        try:
-            while True:
-                message = await sub.get(direct)
-                if message is None or reader.done():
-                    break
-                if sub.overflowed:  # boards were lost (a full queue, Redis away): read the list again
-                    sub.overflowed = False
-                    message = resync_notice(LIVE)
-                await websocket.send_text(message.wire_text)
-        except WebSocketDisconnect:
-            pass
-        finally:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-                await reader
+async def _relay(websocket: WebSocket, sub: Subscription, topic: str) -> None:
+    """Send what `sub` hears until the client leaves, answering its pings (`_drain`); a resync notice of
+    `topic` where messages were lost (a full queue, Redis away): the client reads everything again."""
+    reader = asyncio.create_task(_drain(websocket))
+    reader.add_done_callback(lambda _task: sub.wake())
+
+    def direct(message: Message) -> bool:  # while idle: sent in the hub's dispatch (hub.py)
+        sub.send_now(websocket.send_text(message.wire_text))
+        return True
+
+    try:
+        while True:
+            message = await sub.get(direct)
+            if message is None or reader.done():
+                break
+            if sub.overflowed:
+                sub.overflowed = False
+                message = resync_notice(topic)
+            await websocket.send_text(message.wire_text)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+            await reader
 
 
 async def _drain(websocket: WebSocket) -> None:
