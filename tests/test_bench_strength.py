@@ -90,7 +90,7 @@ def test_a_game_the_opponent_cannot_finish_is_judged_or_void_and_the_match_goes_
     if not referee_estimates:
         # The referee is the same program: make it fail the estimate as well.
         wrapper = tmp_path / "fake-gnugo-no-estimate"
-        wrapper.write_text(f'#!/bin/sh\nexec {fake} --no-estimate "$@"\n')
+        wrapper.write_text(f"#!/bin/sh\nexec {fake} --no-estimate \"$@\"\n")
         wrapper.chmod(0o755)
         fake = wrapper
     monkeypatch.setenv("MIAI_GNUGO", str(fake))

@@ -10,24 +10,8 @@ import pytest
 
 SRC = Path(__file__).resolve().parent.parent / "src" / "miai"
 ORDER = ["core", "formats", "engines", "server"]  # each layer may import only itself and those before it
-IMPURE_FOR_CORE = {
-    "asyncio",
-    "time",
-    "datetime",
-    "random",
-    "os",
-    "io",
-    "socket",
-    "subprocess",
-    "pathlib",
-    "threading",
-    "multiprocessing",
-    "secrets",
-    "uuid",
-    "logging",
-    "sqlite3",
-    "shutil",
-}
+IMPURE_FOR_CORE = {"asyncio", "time", "datetime", "random", "os", "io", "socket", "subprocess", "pathlib",
+                   "threading", "multiprocessing", "secrets", "uuid", "logging", "sqlite3", "shutil"}
 
 
 def layer_of(module: str) -> str | None:

@@ -113,10 +113,8 @@ class _Builder:
     def check_stones(self) -> None:
         """The stone sets kept move by move must be the board itself (a core self-consistency check)."""
         if self.stones != stone_sets(self.state):
-            self.script.inconsistent = (
-                f"after move {self.script.moves}: the board differs from the stones "
+            self.script.inconsistent = f"after move {self.script.moves}: the board differs from the stones " \
                 "placed minus the stones the core reported as removed"
-            )
 
     def setup(self, changes: list[tuple[int, int | None]]) -> bool:
         """Apply setup stones; False (and a reason) when they leave a chain without liberties."""

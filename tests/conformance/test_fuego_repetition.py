@@ -87,7 +87,6 @@ def test_every_repetition_case() -> None:
         assert ok, f"{case.load}: {text}"
         ok, answer = ask(engine, case.question)
         if not ok or answer != case.expected:
-            failures.append(
-                f"{case.number} ({case.ko_rule}) {case.question}: expected {case.expected}, got {answer!r}"
-            )
+            failures.append(f"{case.number} ({case.ko_rule}) {case.question}: expected {case.expected}, got "
+                            f"{answer!r}")
     assert not failures, "\n".join(failures)

@@ -126,8 +126,7 @@ def test_an_eye_with_an_opponent_stone_does_not_count_when_suicide_is_allowed() 
 
 
 def test_every_colour_is_judged() -> None:
-    state, _ = position(
-        """
+    state, _ = position("""
      7 X X X . R R R
      6 X . X . R . R
      5 X X X . R R R
@@ -136,9 +135,7 @@ def test_every_colour_is_judged() -> None:
      2 . . . . . . .
      1 O O O O O O O
        A B C D E F G
-    """,
-        colours=3,
-    )
+    """, colours=3)
     alive = unconditionally_alive(state)
     assert set(state.stones(0)) <= alive and set(state.stones(2)) <= alive
     assert not alive & set(state.stones(1))

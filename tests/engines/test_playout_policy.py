@@ -88,13 +88,9 @@ def test_no_two_liberty_answer_in_a_quiet_position() -> None:
     assert _two_liberty_answers(quiet, to_move=0, last="D5") == set()
 
 
-CHEQUERED = (
-    "\n".join(
-        f"{row} " + " ".join("X" if (row + col) % 3 == 0 else "." for col in range(9))
-        for row in range(9, 0, -1)
-    )
-    + "\n  A B C D E F G H J\n"
-)
+CHEQUERED = "\n".join(
+    f"{row} " + " ".join("X" if (row + col) % 3 == 0 else "." for col in range(9)) for row in range(9, 0, -1)
+) + "\n  A B C D E F G H J\n"
 
 
 def test_fill_board_only_finds_points_in_empty_areas() -> None:

@@ -161,11 +161,7 @@ def test_a_kept_database_is_timed_again_without_loading_and_is_not_dropped() -> 
     def bench(*args: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [sys.executable, str(REPO / "bench" / "queries.py"), *small, *args],
-            check=False,
-            capture_output=True,
-            text=True,
-            timeout=120,
-            cwd=REPO,
+            check=False, capture_output=True, text=True, timeout=120, cwd=REPO,
         )
 
     kept = bench("--keep")

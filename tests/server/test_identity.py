@@ -214,6 +214,8 @@ def test_migration_flags_the_existing_computer_accounts(empty_database_url: str)
     assert flags == {"computer-3": True, "computer-gnugo": True, "Computer-9": False, "alice": False}
 
 
+
+
 def test_one_name_in_any_case_is_one_account_even_when_registrations_race(client: TestClient) -> None:
     """Names are looked up in any case; they were unique only as typed, so racing registrations made
     `racer` and `RACER` (and an exact twin answered 500)."""

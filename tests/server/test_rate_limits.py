@@ -332,6 +332,7 @@ def test_a_bad_limit_setting_is_refused_naming_it(text: str, tmp_path: Path) -> 
         RateLimits({"chat": text})
 
 
+
 def test_guesses_sent_all_at_once_are_counted_before_any_is_checked(tmp_path: Path) -> None:
     """A failure counted only after argon2 let 20 parallel guesses through a limit of 3."""
     import concurrent.futures

@@ -48,16 +48,12 @@ def stored_clocks(player: Player, gid: int) -> dict[str, Any]:
 
 def test_byoyomi_game_records_main_time_then_periods_left(timed_client: TestClient, clock: FakeClock) -> None:
     gid, (black, white) = start(timed_client, clock="byoyomi", main_time=10, periods=3, period_time=20)
-    play(
-        clock,
-        gid,
-        [
-            (black, 4, "E5"),  # 6 s of main time left
-            (white, 25, "E6"),  # main time used up, 15 s into the first period: all 3 periods left
-            (black, 35, "D5"),  # 6 s of main time, then 29 s: one period used, 2 left
-            (white, 3, "D6"),  # in byo-yomi, within the period: still 3
-        ],
-    )
+    play(clock, gid, [
+        (black, 4, "E5"),  # 6 s of main time left
+        (white, 25, "E6"),  # main time used up, 15 s into the first period: all 3 periods left
+        (black, 35, "D5"),  # 6 s of main time, then 29 s: one period used, 2 left
+        (white, 3, "D6"),  # in byo-yomi, within the period: still 3
+    ])
     data = black.get(f"/api/v1/games/{gid}/sgf").content
     nodes = main_line(data)
     assert nodes[0]["TM"] == ["10"] and nodes[0]["OT"] == ["3x20 byo-yomi"]
@@ -103,18 +99,8 @@ def test_three_colours_use_the_extension_properties(timed_client: TestClient, cl
     gid, (black, white, red) = start(
         timed_client, teams=3, clock="byoyomi", main_time=5, periods=2, period_time=10
     )
-    play(
-        clock,
-        gid,
-        [
-            (black, 1, "A1"),
-            (white, 2, "B1"),
-            (red, 3, "C1"),
-            (black, 1, "A2"),
-            (white, 1, "B2"),
-            (red, 14, "C2"),
-        ],
-    )
+    play(clock, gid, [(black, 1, "A1"), (white, 2, "B1"), (red, 3, "C1"), (black, 1, "A2"), (white, 1, "B2"),
+                      (red, 14, "C2")])
     nodes = main_line(black.get(f"/api/v1/games/{gid}/sgf").content)
     assert nodes[0]["TM"] == ["5"] and nodes[0]["OT"] == ["2x10 byo-yomi"]
     assert times_of(nodes, "BL", "WL", "MK", "MV") == [
@@ -136,15 +122,8 @@ def test_without_a_clock_the_record_has_no_time(timed_client: TestClient, clock:
 
 def test_other_kinds_record_time_too(timed_client: TestClient, clock: FakeClock) -> None:
     alice, bob = register(timed_client, "alice"), register(timed_client, "bob")
-    body = {
-        "kind": "hex",
-        "team": 1,
-        "seconds_per_move": 600,
-        "komi": None,
-        "clock": "fischer",
-        "main_time": 60,
-        "increment": 2,
-    }
+    body = {"kind": "hex", "team": 1, "seconds_per_move": 600, "komi": None, "clock": "fischer",
+            "main_time": 60, "increment": 2}
     gid = int(alice.ok("/api/v1/games", body)["id"])
     bob.ok(f"/api/v1/games/{gid}/join", {"team": 2})
     alice.ok(f"/api/v1/games/{gid}/confirm")

@@ -64,7 +64,9 @@ def test_incremental_arrays_equal_a_rebuild(states: list[GoState]) -> None:
             head, fresh_head = state.cells[n2 + p], rebuilt[n2 + p]
             assert state.cells[3 * n2 + head] == rebuilt[3 * n2 + fresh_head]
             assert state.cells[4 * n2 + head] == rebuilt[4 * n2 + fresh_head]
-            assert state.chain_points(p) == sorted(q for q in state.stones() if rebuilt[n2 + q] == fresh_head)
+            assert state.chain_points(p) == sorted(
+                q for q in state.stones() if rebuilt[n2 + q] == fresh_head
+            )
 
 
 @settings(max_examples=40, deadline=None)

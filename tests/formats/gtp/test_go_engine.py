@@ -12,37 +12,11 @@ from miai.formats.gtp.go_engine import build_go_engine
 from tests.formats.gtp.go_helpers import ScriptedGenerator, ask, fails, ok, stones
 
 REQUIRED = [
-    "protocol_version",
-    "name",
-    "version",
-    "known_command",
-    "list_commands",
-    "quit",
-    "boardsize",
-    "clear_board",
-    "komi",
-    "play",
-    "genmove",
-    "undo",
-    "showboard",
-    "final_score",
-    "final_status_list",
-    "loadsgf",
-    "printsgf",
-    "fixed_handicap",
-    "place_free_handicap",
-    "set_free_handicap",
-    "is_legal",
-    "all_legal",
-    "captures",
-    "list_stones",
-    "time_settings",
-    "time_left",
-    "kgs-rules",
-    "reg_genmove",
-    "kgs-genmove_cleanup",
-    "kgs-time_settings",
-    "gogui-analyze_commands",
+    "protocol_version", "name", "version", "known_command", "list_commands", "quit", "boardsize",
+    "clear_board", "komi", "play", "genmove", "undo", "showboard", "final_score", "final_status_list",
+    "loadsgf", "printsgf", "fixed_handicap", "place_free_handicap", "set_free_handicap", "is_legal",
+    "all_legal", "captures", "list_stones", "time_settings", "time_left", "kgs-rules", "reg_genmove",
+    "kgs-genmove_cleanup", "kgs-time_settings", "gogui-analyze_commands",
 ]
 
 
@@ -331,23 +305,9 @@ def test_gogui_analyze_commands_name_known_commands() -> None:
 
 def test_every_failure_is_a_question_mark_never_an_internal_error() -> None:
     engine = engine_9x9()
-    for line in (
-        "play",
-        "genmove",
-        "undo x",
-        "komi",
-        "fixed_handicap x",
-        "set_free_handicap",
-        "loadsgf",
-        "time_left b x 0",
-        "final_status_list",
-        "list_stones",
-        "all_legal purple",
-        "kgs-time_settings",
-        "printsgf a b",
-        "boardsize 9 9",
-        "is_legal b",
-    ):
+    for line in ("play", "genmove", "undo x", "komi", "fixed_handicap x", "set_free_handicap",
+                 "loadsgf", "time_left b x 0", "final_status_list", "list_stones", "all_legal purple",
+                 "kgs-time_settings", "printsgf a b", "boardsize 9 9", "is_legal b"):
         success, text = ask(engine, line)
         assert not success, line
         assert "internal error" not in text, (line, text)
@@ -362,22 +322,9 @@ def test_quit_is_answered_and_ends_the_session() -> None:
 
 @pytest.mark.parametrize(
     "line",
-    [
-        "protocol_version 2",
-        "name x",
-        "clear_board 9",
-        "showboard x",
-        "final_score now",
-        "undo 2",
-        "captures",
-        "list_stones b w",
-        "reg_genmove",
-        "kgs-genmove_cleanup",
-        "gogui-analyze_commands x",
-        "kgs-rules",
-        "time_left b 10",
-        "all_legal",
-    ],
+    ["protocol_version 2", "name x", "clear_board 9", "showboard x", "final_score now", "undo 2",
+     "captures", "list_stones b w", "reg_genmove", "kgs-genmove_cleanup", "gogui-analyze_commands x",
+     "kgs-rules", "time_left b 10", "all_legal"],
 )
 def test_argument_counts_are_checked(line: str) -> None:
     assert fails(engine_9x9(), line).startswith("wrong number of arguments")

@@ -62,9 +62,8 @@ def test_after_handicap_the_game_goes_on_and_undo_stops_at_the_stones() -> None:
     assert stones(gtp, "black") == set()
 
 
-@pytest.mark.parametrize(
-    ("size", "count"), [(19, 2), (19, 9), (19, 30), (9, 9), (9, 20), (13, 12), (5, 7), (2, 2), (10, 12)]
-)
+@pytest.mark.parametrize(("size", "count"), [(19, 2), (19, 9), (19, 30), (9, 9), (9, 20), (13, 12), (5, 7),
+                                             (2, 2), (10, 12)])
 def test_place_free_handicap_places_distinct_stones(size: int, count: int) -> None:
     gtp = engine(size)
     placed = ok(gtp, f"place_free_handicap {count}").split()

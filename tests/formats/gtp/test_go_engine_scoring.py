@@ -32,19 +32,8 @@ class FixedEstimator:
 
 
 # Black owns the left, White the right; a white stone sits inside Black's area at A1.
-POSITION = (
-    "play b b5",
-    "play b b4",
-    "play b b3",
-    "play b b2",
-    "play b b1",
-    "play w c5",
-    "play w c4",
-    "play w c3",
-    "play w c2",
-    "play w c1",
-    "play w a1",
-)
+POSITION = ("play b b5", "play b b4", "play b b3", "play b b2", "play b b1",
+            "play w c5", "play w c4", "play w c3", "play w c2", "play w c1", "play w a1")
 
 
 def engine(preset: str, estimator: FixedEstimator | None = None) -> GtpEngine:
@@ -84,16 +73,8 @@ def test_territory_scoring_with_the_estimator() -> None:
     assert ok(gtp, "final_score") == "W+4.5"
 
 
-SEKI = (
-    "play b a4",
-    "play b b4",
-    "play b b5",
-    "play w c5",
-    "play w c4",
-    "play w c3",
-    "play w b3",
-    "play w a3",
-)
+SEKI = ("play b a4", "play b b4", "play b b5", "play w c5", "play w c4", "play w c3", "play w b3",
+        "play w a3")
 
 
 def seki_engine(preset: str, estimator: FixedEstimator | None) -> GtpEngine:

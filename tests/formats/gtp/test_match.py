@@ -30,9 +30,8 @@ def test_engine_argv() -> None:
 
 def test_two_miai_engines_play_complete_games(tmp_path: Path) -> None:
     messages: list[str] = []
-    settings = MatchSettings(
-        f"{MIAI} 1", f"{MIAI} 2", size=7, games=2, komi=0.5, alternate=True, sgf_dir=tmp_path
-    )
+    settings = MatchSettings(f"{MIAI} 1", f"{MIAI} 2", size=7, games=2, komi=0.5, alternate=True,
+                             sgf_dir=tmp_path)
     report, finals = play_match(settings, messages.append)
     assert [game.black for game in report.games] == [0, 1]
     assert report.faults == 0

@@ -67,10 +67,8 @@ def test_every_real_record_loads_and_two_colour_records_round_trip() -> None:
             with_problems[name] = record.problems
             kinds.update({kind_of(problem) for problem in record.problems})
     moves = sum(record.moves_played for _, record in loaded)
-    print(
-        f"\n{len(records)} records: {len(loaded)} loaded ({moves} moves), {len(empty)} empty (refused), "
-        f"{len(with_problems)} with problems"
-    )
+    print(f"\n{len(records)} records: {len(loaded)} loaded ({moves} moves), {len(empty)} empty (refused), "
+          f"{len(with_problems)} with problems")
     for kind, count in kinds.most_common():
         print(f"  {count:4} records: {kind}")
     for name, problems in sorted(with_problems.items()):

@@ -112,10 +112,8 @@ def test_gnugo_loads_records_with_time_left(gnugo: GtpController, tmp_path: Path
     for point in (40, 41, 31, 49, 22, 50):
         state = state.play(Place(point))
     state = state.play(PASS)
-    times = {
-        ply: TimeLeft((ply - 1) % 2, 30 if ply > 4 else 600 - ply * 11.125, 3 if ply > 4 else None)
-        for ply in range(1, 8)
-    }
+    times = {ply: TimeLeft((ply - 1) % 2, 30 if ply > 4 else 600 - ply * 11.125, 3 if ply > 4 else None)
+             for ply in range(1, 8)}
     info = {"TM": "600", "OT": "3x30 byo-yomi"}
     data = dump_go(state, info, times=times)
     assert b"BL[588.875]" in data and b"OW[3]" in data

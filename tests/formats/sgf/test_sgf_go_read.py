@@ -33,17 +33,14 @@ def only(problems: list[str], pattern: str) -> list[str]:
 
 def test_moves_are_replayed_on_the_board_size_given() -> None:
     record = load_go(sgf("(;GM[1]FF[4]SZ[5];B[ac];W[cc];B[bb])"))
-    same_board(
-        record.state,
-        """
+    same_board(record.state, """
         5 . . . . .
         4 . X . . .
         3 X . O . .
         2 . . . . .
         1 . . . . .
           A B C D E
-    """,
-    )
+    """)
     assert record.moves_played == 3
     assert record.state.to_move == 1
     assert record.problems == []
@@ -56,12 +53,8 @@ def test_board_size_defaults_to_19_and_accepts_a_square_compose_value() -> None:
 
 @pytest.mark.parametrize(
     ("size", "message"),
-    [
-        ("9:13", "square boards only"),
-        ("30", "2 to 25 lines"),
-        ("1", "2 to 25 lines"),
-        ("nine", "invalid number"),
-    ],
+    [("9:13", "square boards only"), ("30", "2 to 25 lines"), ("1", "2 to 25 lines"),
+     ("nine", "invalid number")],
 )
 def test_unusable_board_sizes_are_refused_clearly(size: str, message: str) -> None:
     with pytest.raises(SgfError, match=message):
@@ -129,17 +122,14 @@ def test_handicap_without_stones_is_noted() -> None:
 
 def test_setup_position_with_every_kind_of_setup_property() -> None:
     record = load_go(sgf("(;SZ[5]AB[aa:bb]AW[ee][dd]AE[ab]PL[W])"))
-    same_board(
-        record.state,
-        """
+    same_board(record.state, """
         5 X X . . .
         4 . X . . .
         3 . . . . .
         2 . . . O .
         1 . . . . O
           A B C D E
-    """,
-    )
+    """)
     assert record.state.to_move == 1
 
 
@@ -152,17 +142,14 @@ def test_a_setup_that_leaves_stones_without_liberties_drops_them() -> None:
 def test_mid_game_setup_restarts_from_the_new_position() -> None:
     data = f"(;SZ[5];B[{pt('C3', 5)}];W[{pt('D4', 5)}];AE[{pt('C3', 5)}]AB[{pt('B2', 5)}];W[{pt('E5', 5)}])"
     record = load_go(sgf(data))
-    same_board(
-        record.state,
-        """
+    same_board(record.state, """
         5 . . . . O
         4 . . . O .
         3 . . . . .
         2 . X . . .
         1 . . . . .
           A B C D E
-    """,
-    )
+    """)
     # The colour after the last move (W D4) is Black, but the record lets White move: both are replayed.
     assert [c for c, _ in record.state.moves()] == [1]
     assert only(record.problems, "node 3 adds or removes stones in mid-game.*Black to move")
@@ -213,8 +200,6 @@ KO_START = """
     1 . . . . .
       A B C D E
 """
-
-
 def ko_record() -> bytes:
     black = "".join(f"[{pt(v, 5)}]" for v in ("A3", "B4", "B2"))
     white = "".join(f"[{pt(v, 5)}]" for v in ("B3", "C4", "C2", "D3"))
@@ -317,22 +302,10 @@ def test_only_the_main_line_is_replayed() -> None:
 
 @pytest.mark.parametrize(
     ("ru", "key"),
-    [
-        ("Japanese", "japanese"),
-        ("Chinese", "chinese"),
-        ("AGA", "aga"),
-        ("NZ", "nz"),
-        ("New Zealand", "nz"),
-        ("Tromp-Taylor", "tromp-taylor"),
-        ("TT", "tromp-taylor"),
-        ("Tromp/Taylor", "tromp-taylor"),
-        ("Korean", "korean"),
-        ("Ing", "ing"),
-        ("GOE", "ing"),
-        ("dgo", "dgo"),
-        ("dipgo", "dipgo"),
-        ("itsyourturn", "itsyourturn"),
-    ],
+    [("Japanese", "japanese"), ("Chinese", "chinese"), ("AGA", "aga"), ("NZ", "nz"), ("New Zealand", "nz"),
+     ("Tromp-Taylor", "tromp-taylor"), ("TT", "tromp-taylor"), ("Tromp/Taylor", "tromp-taylor"),
+     ("Korean", "korean"), ("Ing", "ing"), ("GOE", "ing"), ("dgo", "dgo"), ("dipgo", "dipgo"),
+     ("itsyourturn", "itsyourturn")],
 )
 def test_ru_names_a_miai_preset(ru: str, key: str) -> None:
     record = load_go(sgf(f"(;SZ[9]RU[{ru}]KM[2.5];B[ee])"))
@@ -405,23 +378,11 @@ def test_the_reader_s_repairs_are_reported_as_problems() -> None:
 
 
 def test_info_keeps_the_game_information_only() -> None:
-    data = (
-        "(;GM[1]FF[4]AP[CGoban:3]SZ[9]PB[Honinbo]PW[Shusaku]BR[9d]DT[1846-09-11]RE[B+2]KM[0]HA[0]"
-        "C[comment]IL[aa]TR[bb]EV[Castle game]GN[Ear-reddening])"
-    )
+    data = "(;GM[1]FF[4]AP[CGoban:3]SZ[9]PB[Honinbo]PW[Shusaku]BR[9d]DT[1846-09-11]RE[B+2]KM[0]HA[0]" \
+           "C[comment]IL[aa]TR[bb]EV[Castle game]GN[Ear-reddening])"
     info = load_go(sgf(data)).info
-    assert info == {
-        "AP": "CGoban:3",
-        "PB": "Honinbo",
-        "PW": "Shusaku",
-        "BR": "9d",
-        "DT": "1846-09-11",
-        "RE": "B+2",
-        "KM": "0",
-        "HA": "0",
-        "EV": "Castle game",
-        "GN": "Ear-reddening",
-    }
+    assert info == {"AP": "CGoban:3", "PB": "Honinbo", "PW": "Shusaku", "BR": "9d", "DT": "1846-09-11",
+                    "RE": "B+2", "KM": "0", "HA": "0", "EV": "Castle game", "GN": "Ear-reddening"}
 
 
 def test_root_properties_in_later_nodes_are_noted() -> None:
@@ -434,10 +395,8 @@ def test_root_properties_in_later_nodes_are_noted() -> None:
 
 
 def test_extension_properties_describe_a_multi_colour_game() -> None:
-    data = (
-        "(;SZ[5]MC[3]MT[1][1][2]MR[ko=positional][scoring=dipgo][komi=0 0.5 1]MS[2:cc]MP[2]"
-        ";MM[2:aa];B[ee];W[ea];MX[2:resign];MX[2:timeout];B[];W[])"
-    )
+    data = ("(;SZ[5]MC[3]MT[1][1][2]MR[ko=positional][scoring=dipgo][komi=0 0.5 1]MS[2:cc]MP[2]"
+            ";MM[2:aa];B[ee];W[ea];MX[2:resign];MX[2:timeout];B[];W[])")
     record = load_go(sgf(data))
     state = record.state
     assert record.problems == []
@@ -511,15 +470,12 @@ def test_the_game_core_agrees_about_the_automatic_pass() -> None:
 
 def test_setup_stones_of_further_colours_accept_rectangles() -> None:
     record = load_go(sgf("(;SZ[5]MC[4]MS[3:dd:ee][2:aa]MS[7:bb][2:zz])"))
-    same_board(
-        record.state,
-        """
+    same_board(record.state, """
         5 R . . . .
         4 . . . . .
         3 . . . . .
         2 . . . S S
         1 . . . S S
           A B C D E
-    """,
-    )
+    """)
     assert len(only(record.problems, r"^MS\[(7:bb|2:zz)\]: .*; ignored$")) == 2

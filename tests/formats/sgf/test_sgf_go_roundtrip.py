@@ -72,9 +72,8 @@ def games(draw: st.DrawFn, most_colours: int = 6) -> GoState:
     setup = draw(st.dictionaries(points, st.integers(0, colours - 1), max_size=6))
     to_move = draw(st.none() | st.integers(0, colours - 1))
     try:
-        state = new_game(
-            size, rules, colours, seats, handicap_points=handicap_points, setup=setup, to_move=to_move
-        )
+        state = new_game(size, rules, colours, seats, handicap_points=handicap_points, setup=setup,
+                         to_move=to_move)
     except InvalidRules:
         assume(False)  # a random setup left a chain without liberties
         raise
@@ -104,25 +103,9 @@ def events(state: GoState) -> list[tuple[object, ...]]:
 
 def snapshot(state: GoState) -> tuple[object, ...]:
     return (
-        state.size,
-        state.colours,
-        state.rules,
-        state.position(),
-        state.to_move,
-        state.seats,
-        state.seat,
-        state.active,
-        state.eliminated,
-        state.captured_by,
-        state.lost,
-        state.handicap,
-        state.ended,
-        state.passes,
-        state.rounds,
-        state.round_mask,
-        state.plies,
-        state.hash,
-        state.prev_hash,
+        state.size, state.colours, state.rules, state.position(), state.to_move, state.seats, state.seat,
+        state.active, state.eliminated, state.captured_by, state.lost, state.handicap, state.ended,
+        state.passes, state.rounds, state.round_mask, state.plies, state.hash, state.prev_hash,
     )
 
 
@@ -189,60 +172,12 @@ def test_games_of_seven_and_eight_colours_round_trip(colours: int) -> None:
     assert events(record.state) == events(state)
 
 
-GO_PROPERTIES = [
-    "B",
-    "W",
-    "AB",
-    "AW",
-    "AE",
-    "PL",
-    "MM",
-    "MS",
-    "MX",
-    "MP",
-    "HA",
-    "KM",
-    "SZ",
-    "RU",
-    "MC",
-    "MT",
-    "MR",
-]
+GO_PROPERTIES = ["B", "W", "AB", "AW", "AE", "PL", "MM", "MS", "MX", "MP", "HA", "KM", "SZ", "RU", "MC", "MT",
+                 "MR"]
 ODD_VALUES = st.sampled_from(
-    [
-        "",
-        "aa",
-        "cc",
-        "ee",
-        "tt",
-        "zz",
-        "a",
-        "aa:cc",
-        "cc:aa",
-        "0",
-        "1",
-        "2",
-        "3",
-        "-1",
-        "19",
-        "9:13",
-        "B",
-        "W",
-        "2:cc",
-        "0:",
-        "1:resign",
-        "0:timeout",
-        "1:autopass",
-        "2:autopass",
-        "draw",
-        "x:y",
-        "ko=simple",
-        "ko=nonsense",
-        "komi=1 2 3",
-        "Japanese",
-        "6.5",
-        "many",
-    ]
+    ["", "aa", "cc", "ee", "tt", "zz", "a", "aa:cc", "cc:aa", "0", "1", "2", "3", "-1", "19", "9:13", "B",
+     "W", "2:cc", "0:", "1:resign", "0:timeout", "1:autopass", "2:autopass", "draw", "x:y", "ko=simple",
+     "ko=nonsense", "komi=1 2 3", "Japanese", "6.5", "many"]
 )
 odd_nodes = st.dictionaries(
     st.sampled_from(GO_PROPERTIES), st.lists(ODD_VALUES, min_size=1, max_size=3), max_size=4

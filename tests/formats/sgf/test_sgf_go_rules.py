@@ -33,12 +33,8 @@ def test_every_preset_survives_mr(key: str) -> None:
 
 @pytest.mark.parametrize(
     ("sizes", "text"),
-    [
-        ((5, 6, 7, 8), "allowed_sizes=5-8"),
-        ((7, 9, 13, 19), "allowed_sizes=7 9 13 19"),
-        ((11,), "allowed_sizes=11"),
-        ((9, 10), "allowed_sizes=9 10"),
-    ],
+    [((5, 6, 7, 8), "allowed_sizes=5-8"), ((7, 9, 13, 19), "allowed_sizes=7 9 13 19"),
+     ((11,), "allowed_sizes=11"), ((9, 10), "allowed_sizes=9 10")],
 )
 def test_allowed_sizes_are_written_compactly(sizes: tuple[int, ...], text: str) -> None:
     items = encode_rules(Rules(allowed_sizes=sizes))
@@ -55,14 +51,9 @@ def test_missing_items_take_the_defaults() -> None:
 
 @pytest.mark.parametrize(
     ("item", "message"),
-    [
-        ("capture_points=yes", "expected true or false"),
-        ("max_colours=many", "whole number"),
-        ("komi=0 six", r"invalid real number \[six\]"),
-        ("allowed_sizes=", "at least one board size"),
-        ("scoring=chess", "unknown value 'chess'"),
-        ("move_limit_rounds=-3", "whole number"),
-    ],
+    [("capture_points=yes", "expected true or false"), ("max_colours=many", "whole number"),
+     ("komi=0 six", r"invalid real number \[six\]"), ("allowed_sizes=", "at least one board size"),
+     ("scoring=chess", "unknown value 'chess'"), ("move_limit_rounds=-3", "whole number")],
 )
 def test_bad_values_are_refused_with_the_item_named(item: str, message: str) -> None:
     with pytest.raises(SgfError, match=rf"MR\[{item}\]: .*{message}"):

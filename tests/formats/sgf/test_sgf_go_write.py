@@ -69,14 +69,8 @@ def test_pl_is_written_when_the_first_player_is_not_the_default(
 
 @pytest.mark.parametrize(
     ("key", "ru"),
-    [
-        ("japanese", "Japanese"),
-        ("ing", "GOE"),
-        ("tromp-taylor", "Tromp-Taylor"),
-        ("nz", "NZ"),
-        ("dgo", "dgo"),
-        ("house-rules", "house-rules"),
-    ],
+    [("japanese", "Japanese"), ("ing", "GOE"), ("tromp-taylor", "Tromp-Taylor"), ("nz", "NZ"),
+     ("dgo", "dgo"), ("house-rules", "house-rules")],
 )
 def test_rules_keys_are_written_as_standard_ru_names(key: str, ru: str) -> None:
     root = record_to_tree(new_game(9), rules_key=key).root
@@ -163,24 +157,13 @@ def test_leave_events_automatic_passes_and_draws_have_nodes_of_their_own() -> No
     state = state.agreed_draw()
     moves = nodes(record_to_tree(state))[1:]
     assert [node.properties for node in moves] == [
-        {"MX": ["0:resign"]},
-        {"B": ["ee"]},
-        {"W": [""], "MX": ["1:autopass"]},
-        {"MX": ["draw"]},
+        {"MX": ["0:resign"]}, {"B": ["ee"]}, {"W": [""], "MX": ["1:autopass"]}, {"MX": ["draw"]},
     ]
 
 
 def test_info_is_written_but_cannot_override_what_the_state_says() -> None:
-    info = {
-        "PB": "Honinbō Shūsaku",
-        "PW": "Gennan Inseki",
-        "DT": "1846-09-11",
-        "SZ": "19",
-        "KM": "99",
-        "AP": "Other:1",
-        "GM": "2",
-        "AB": "aa",
-    }
+    info = {"PB": "Honinbō Shūsaku", "PW": "Gennan Inseki", "DT": "1846-09-11", "SZ": "19", "KM": "99",
+            "AP": "Other:1", "GM": "2", "AB": "aa"}
     data = dump_go(new_game(9), info)
     root = parse_sgf(data)[0].root
     assert [root.get(p) for p in ("PB", "PW", "DT")] == ["Honinbō Shūsaku", "Gennan Inseki", "1846-09-11"]

@@ -91,29 +91,15 @@ def records() -> dict[str, bytes]:
         three = three.play(Place(point))
     hex_game = new_hex(5).play(Cell(0)).play(Cell(24)).play(Cell(12))
     return {
-        "byo-yomi": dump_go(
-            two,
-            byoyomi.properties(),
-            times={
-                1: TimeLeft(0, 287.125),
-                2: TimeLeft(1, 30, 5),
-                3: TimeLeft(0, 30, 4),
-                4: TimeLeft(1, 30, 5),
-                5: TimeLeft(0, 30, 3),
-            },
-        ),
+        "byo-yomi": dump_go(two, byoyomi.properties(), times={
+            1: TimeLeft(0, 287.125), 2: TimeLeft(1, 30, 5), 3: TimeLeft(0, 30, 4), 4: TimeLeft(1, 30, 5),
+            5: TimeLeft(0, 30, 3),
+        }),
         "fischer": dump_go(two, fischer.properties(), times={1: TimeLeft(0, 170.5), 2: TimeLeft(1, 181.75)}),
-        "three colours": dump_go(
-            three,
-            byoyomi.properties(),
-            times={
-                1: TimeLeft(0, 290),
-                2: TimeLeft(1, 280.5),
-                3: TimeLeft(2, 30, 4),
-                4: TimeLeft(0, 277),
-                5: TimeLeft(1, 30, 5),
-            },
-        ),
+        "three colours": dump_go(three, byoyomi.properties(), times={
+            1: TimeLeft(0, 290), 2: TimeLeft(1, 280.5), 3: TimeLeft(2, 30, 4), 4: TimeLeft(0, 277),
+            5: TimeLeft(1, 30, 5),
+        }),
         "hex": dump_game("hex", hex_game, fischer.properties(), {1: TimeLeft(0, 175), 2: TimeLeft(1, 0.001)}),
     }
 
@@ -131,12 +117,8 @@ def test_sabaki_reads_the_time_properties_as_miai_does(sabaki: Path, tmp_path: P
     byoyomi, fischer, three, hex_line = seen
     assert (byoyomi[0]["TM"], byoyomi[0]["OT"]) == (["300"], ["5x30 byo-yomi"])
     assert [{p: v for p, v in n.items() if p in ("BL", "WL", "OB", "OW")} for n in byoyomi[1:]] == [
-        {"BL": ["287.125"]},
-        {"WL": ["30"], "OW": ["5"]},
-        {"BL": ["30"], "OB": ["4"]},
-        {"WL": ["30"], "OW": ["5"]},
-        {"BL": ["30"], "OB": ["3"]},
-        {},
+        {"BL": ["287.125"]}, {"WL": ["30"], "OW": ["5"]}, {"BL": ["30"], "OB": ["4"]},
+        {"WL": ["30"], "OW": ["5"]}, {"BL": ["30"], "OB": ["3"]}, {},
     ]
     assert (fischer[0]["TM"], fischer[0]["OT"]) == (["180"], ["2.5 fischer"])
     assert (fischer[1]["BL"], fischer[2]["WL"]) == (["170.5"], ["181.75"])
@@ -154,7 +136,7 @@ def test_sabaki_reads_the_result_dates_and_every_player_of_a_team_game(sabaki: P
     days = [date(2025, 12, 30), date(2025, 12, 31), date(2026, 1, 2), date(2026, 2, 5)]
     data = dump_go(state, {"DT": encode_dates(days)}, players=players)
     (tmp_path / "team.sgf").write_bytes(data)
-    ((root, *_),) = sabaki_main_lines(sabaki, [tmp_path / "team.sgf"])
+    (root, *_), = sabaki_main_lines(sabaki, [tmp_path / "team.sgf"])
     assert root == parse_sgf(data)[0].root.properties
     assert (root["RE"], root["MO"]) == (["0"], ["agreed_draw:0=1=2"])
     assert root["MU"] == ["0:Ann", "0:Miai, level 3", "1:Bob", "1:Cy", "2:Dee", "2:Eve"]
