@@ -224,17 +224,11 @@ class GoPlayer:
     def _capture_left(self, state: GoState, colour: int, useful: list[int], dead: frozenset[int]) -> bool:
         """Whether a live chain, ours or another colour's, has one liberty left at a point `colour` may
         play: a capture to make, or a chain to save."""
-        open_points = set(useful)
-        seen: set[int] = set()
-        for point in range(state.size * state.size):
-            owner = state.colour_at(point)
-            if owner is None or point in seen or point in dead:
-                continue
-            seen.update(state.chain_points(point))
-            liberties = state.liberties(point)
-            if len(liberties) == 1 and next(iter(liberties)) in open_points:
-                return True
-        return False
+
+        def live(point: int) -> bool:
+            return state.colour_at(point) is not None and point not in dead
+
+        return _chain_in_atari(state, useful, live)
 
     def _pick(self, result: SearchResult[Move]) -> Move:
         placements = [c for c in result.children if c.visits > 0 and c.move != PASS]
@@ -287,16 +281,7 @@ class GoPlayer:
         """Whether a chain of `colour` has one liberty left, where it may still play. The playouts after a
         pass capture such a chain at once, so their agreement on its points says nothing about whether
         passing is safe (a lost game of the 19×19 match: a pass with five stones in atari)."""
-        open_points = set(useful)
-        seen: set[int] = set()
-        for point in range(state.size * state.size):
-            if point in seen or state.colour_at(point) != colour:
-                continue
-            seen.update(state.chain_points(point))
-            liberties = state.liberties(point)
-            if len(liberties) == 1 and next(iter(liberties)) in open_points:
-                return True
-        return False
+        return _chain_in_atari(state, useful, lambda point: state.colour_at(point) == colour)
 
     def _should_resign(self, state: GoState, colour: int, result: SearchResult[Move]) -> bool:
         policy = self.resign
@@ -343,3 +328,17 @@ class DynamicKomi:
             self.points = min(self.points + step, KOMI_MAX_SHARE * state.size * state.size)
         elif win_rate < KOMI_LOWER_BELOW:
             self.points = max(0.0, self.points - 2 * step)  # faster down: a losing search overplays
+
+
+def _chain_in_atari(state: GoState, useful: list[int], counts: Callable[[int], bool]) -> bool:
+    """Whether a chain whose stones `counts` has one liberty left, at one of the `useful` points."""
+    open_points = set(useful)
+    seen: set[int] = set()
+    for point in range(state.size * state.size):
+        if point in seen or not counts(point):
+            continue
+        seen.update(state.chain_points(point))
+        liberties = state.liberties(point)
+        if len(liberties) == 1 and next(iter(liberties)) in open_points:
+            return True
+    return False
