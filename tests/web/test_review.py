@@ -53,12 +53,17 @@ def test_a_player_asks_for_a_review_sees_its_progress_and_jumps_through_the_grap
     expect(progress).to_have_count(0)
     expect(page.locator("#ask-review")).to_have_count(0)  # stored: nothing more to ask for
     expect(graph.locator(".share-line")).to_have_count(2)
+    graph_box = graph.bounding_box()
+    assert graph_box is not None
+    for label in graph.locator(".axis").all():  # "0%", "50%", "100%": none clipped by the chart's edge
+        box = label.bounding_box()
+        assert box is not None and box["x"] >= graph_box["x"], f"{label.text_content()} is cut off"
 
-    # A click on the graph shows that move: x from the graph's padding (34 of 600 units) to its right edge.
+    # A click on the graph shows that move: x from the graph's padding (44 of 600 units) to its right edge.
     box = graph.bounding_box()
     assert box is not None
     wanted = 8
-    x = (34 + wanted * (600 - 34 - 8) / total) / 600 * box["width"]
+    x = (44 + wanted * (600 - 44 - 8) / total) / 600 * box["width"]
     graph.click(position={"x": x, "y": box["height"] / 2})
     expect(counter(page)).to_contain_text(f"Move {wanted} of {total}")
     expect(page.locator("#review-readout")).to_contain_text(f"Move {wanted}:")

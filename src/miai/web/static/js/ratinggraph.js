@@ -45,7 +45,11 @@ export function ratingGraph(history, label) {
     low -= 25;
     high += 25;
   }
-  const innerW = WIDTH - PAD.left - PAD.right;
+  // As wide as its points need (a game or two make a small graph, not an empty 600-unit frame), drawn at
+  // the same scale whatever the width: the figure's CSS width follows the drawing's.
+  const width = Math.min(WIDTH, PAD.left + PAD.right + 100 * history.length);
+  box.style.maxWidth = `${(width * 760) / WIDTH}px`;
+  const innerW = width - PAD.left - PAD.right;
   const innerH = HEIGHT - PAD.top - PAD.bottom;
   const x = (i) => PAD.left + (history.length === 1 ? innerW / 2 : (i * innerW) / (history.length - 1));
   const y = (v) => PAD.top + ((high - v) * innerH) / (high - low);
@@ -63,10 +67,10 @@ export function ratingGraph(history, label) {
   };
 
   const chart = svgElement('svg', {
-    viewBox: `0 0 ${WIDTH} ${HEIGHT}`, role: 'group', class: 'graph', 'aria-label': `${label}: rating after each rated game`,
+    viewBox: `0 0 ${width} ${HEIGHT}`, role: 'group', class: 'graph', 'aria-label': `${label}: rating after each rated game`,
   });
   for (const v of ticks(low, high)) {
-    chart.append(svgElement('line', { x1: PAD.left, x2: WIDTH - PAD.right, y1: y(v), y2: y(v), class: 'grid' }),
+    chart.append(svgElement('line', { x1: PAD.left, x2: width - PAD.right, y1: y(v), y2: y(v), class: 'grid' }),
       svgElement('text', { x: PAD.left - 6, y: y(v) + 4, 'text-anchor': 'end', class: 'axis' }, document.createTextNode(String(v))));
   }
   chart.append(svgElement('polygon', { points: band, class: 'band' }), svgElement('polyline', { points: line, class: 'line' }));

@@ -9,7 +9,7 @@ import { session } from './session.js';
 
 const WIDTH = 600;
 const HEIGHT = 160;
-const PAD = { left: 34, right: 8, top: 8, bottom: 18 };
+const PAD = { left: 44, right: 8, top: 10, bottom: 18 }; // left: room for "100%" at the axis font size
 
 function percent(share) {
   return `${Math.round(share * 100)}%`;
