@@ -211,8 +211,8 @@ def test_badges_and_pages_that_are_not_there(browser: Browser, server: str) -> N
     for key in ("chess", "%00", "go-9" * 50):
         page.goto(f"/leaderboards/{key}")
         expect(page.locator("#leaderboard-body")).to_contain_text("There is no leaderboard")
-    page.goto("/leaderboards")
-    expect(page.locator("h1")).to_have_text("Leaderboard: Go 19×19")
+    page.goto("/leaderboards")  # opens on the first board anyone is rated on (test_rough_edges.py): any here
+    expect(page.locator("h1")).to_have_text(re.compile(r"^Leaderboard: (Go|Hex|Amazons|Tanbo)"))
     member.close()
 
 
