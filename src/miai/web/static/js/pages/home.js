@@ -1,6 +1,6 @@
 // The home page: what Miai is, quick-start tiles and the most watched live game's board (homepulse.js), the
-// one-click game against the computer, open games to join (members), live
-// games to watch, your games and recent results; kept live by the lobby pings of /api/v1/ws as the lobby is,
+// game against the computer, open games to join (members), live games to watch, your games and recent
+// results (each with its board in small); kept live by the lobby pings of /api/v1/ws as the lobby is,
 // and the live cards by the public live socket (/api/v1/live/ws), move by move.
 import { get } from '../api.js';
 import { clear, h, link } from '../dom.js';
