@@ -78,7 +78,8 @@ def test_dashboard_challenges_settings_and_invites(browser: Browser, server: str
     link = invite.input_value()
     assert link.startswith(f"{server}/games/{private}?invite=") and len(link) > len(server) + 20
     carol.page.goto("/lobby")
-    expect(carol.page.locator("#open-games")).not_to_contain_text(f"Game {private}")
+    expect(carol.page.locator("#open-games > *")).not_to_have_count(0)  # the list (or its empty state) drawn
+    expect(carol.page.locator(f'#open-games [data-game="{private}"]')).to_have_count(0)
     carol.page.goto(f"/games/{private}")
     expect(carol.page.locator("main")).to_contain_text("This private game needs its invite link.")
     carol.page.goto(link)

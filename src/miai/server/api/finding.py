@@ -64,6 +64,8 @@ def _game_view(game: Game, players: list[tuple[GamePlayer, User]]) -> dict[str, 
         "names": options.get("names"),  # an uploaded record's players: text, not accounts (null otherwise)
         "moves": game.plies,
         "url": f"/games/{game.id}",
+        # the board as its last move left it (a thumbnail; null for a game stored before previews were)
+        "preview": preview_of(game.preview) if game.preview is not None else None,
     }
 
 

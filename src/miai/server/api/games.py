@@ -89,7 +89,11 @@ class ChatPost(BaseModel):
 
 @router.get("/games")
 async def list_open_games(db: DB, viewer: MaybeViewer) -> dict[str, Any]:
-    return {"games": await queries.lobby(db, viewer.user.id if viewer else None)}
+    games = await queries.lobby(db, viewer.user.id if viewer else None)
+    players = await finding.players_of_games(db, [g["id"] for g in games])
+    for game in games:  # named by its seated players as every list names a game (gamesummary.js, gameName)
+        game["seated"] = players_view(players[game["id"]])
+    return {"games": games}
 
 
 @router.get("/presets")

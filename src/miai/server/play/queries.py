@@ -13,6 +13,7 @@ from miai.server.game_options import load_options
 from miai.server.identity.bots import is_computer
 from miai.server.play.computer_names import computer_name
 from miai.server.play.kinds import table_of
+from miai.server.play.preview import preview_of
 from miai.server.play.privacy import Reader
 from miai.server.play.stream import CommandStream
 from miai.server.play.views import recorded_move
@@ -245,6 +246,7 @@ async def dashboard(db: AsyncSession, user_id: int) -> list[dict[str, Any]]:
             "to_move": game.to_move,
             "your_turn": mine,
             "deadline": deadline.isoformat() if deadline else None,
+            "preview": preview_of(game.preview) if game.preview is not None else None,
         }
         rows.append((order, row))
     rows.sort(key=lambda pair: pair[0])

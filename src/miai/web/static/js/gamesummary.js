@@ -9,6 +9,7 @@ import { KINDS, kindOf, resultHeadline } from './games/registry.js';
 import { h, link } from './dom.js';
 import { listedPlayer } from './links.js';
 import { swatch } from './palette.js';
+import { boardThumbnail } from './thumbnail.js';
 
 const STATUS = { waiting: 'waiting for players', confirming: 'starting', active: 'in play' };
 const OUTCOME = { win: 'won', loss: 'lost', draw: 'draw' };
@@ -32,6 +33,20 @@ export function movesText(n) {
 /** The title of a game in a list: its players' names, a link into the game, and its number after it. */
 export function gameHeading(g) {
   return [link(g.url || `/games/${g.id}`, h('strong.game-name', gameName(g))), h('span.muted.small.game-number', ` #${g.id}`)];
+}
+
+/**
+ * A listed game's board in small (its `preview`; an empty board before the first move), a link into the game,
+ * for every list (home, archive, profile, dashboard, watch). `body`: the row's text beside it.
+ */
+export function thumbRow(tag, attrs, g, paletteName, ...body) {
+  const size = g.size ?? (g.options && g.options.size) ?? (g.preview && g.preview.size);
+  const preview = g.preview || (size ? { size, cells: '' } : null);
+  const label = typeof g.moves === 'number' ? `Game ${g.id}: the board after ${movesText(g.moves)}` : `Game ${g.id}: the board`;
+  return h(`${tag}.thumb-row`, attrs,
+    preview ? h('a.thumb-link', { href: g.url || `/games/${g.id}`, 'data-link': true, tabindex: '-1', 'aria-hidden': 'true' },
+      boardThumbnail(preview, g.kind, paletteName, label)) : null,
+    h('div.thumb-text', body));
 }
 
 /** "Go · 9×9 · 3 colours · rated · 12 moves". */

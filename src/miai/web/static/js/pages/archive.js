@@ -4,7 +4,7 @@ import { get } from '../api.js';
 import { clear, h, link, navigate } from '../dom.js';
 import { dateTimeText } from '../format.js';
 import {
-  COLOUR_CHOICES, KIND_CHOICES, RATED_CHOICES, gameHeading, gameLine, outcomeTag, playersLine, resultLine,
+  COLOUR_CHOICES, KIND_CHOICES, RATED_CHOICES, gameHeading, gameLine, outcomeTag, playersLine, resultLine, thumbRow,
 } from '../gamesummary.js';
 import { playerArchiveUrl } from '../links.js';
 import { session, settings } from '../session.js';
@@ -100,7 +100,7 @@ function when(iso) {
 
 function gameRow(game) {
   const palette = settings().palette;
-  return h('li.card.archive-row', { dataset: { game: String(game.id), kind: game.kind, size: String(game.size ?? '') } },
+  return thumbRow('li.card.archive-row', { dataset: { game: String(game.id), kind: game.kind, size: String(game.size ?? '') } }, game, palette,
     h('div.row-head',
       gameHeading(game),
       outcomeTag(game.outcome),

@@ -4,7 +4,7 @@ import { ServerClock } from '../clocks.js';
 import { clear, confirmDialog, h, link, navigate, toast } from '../dom.js';
 import { clockText, countdown, optionsSummary, removalReason, secondsUntil } from '../format.js';
 import { kindOf } from '../games/registry.js';
-import { gameHeading, teamLabel } from '../gamesummary.js';
+import { gameHeading, teamLabel, thumbRow } from '../gamesummary.js';
 import { profileUrl } from '../links.js';
 import { swatch } from '../palette.js';
 import { session, settings } from '../session.js';
@@ -36,7 +36,7 @@ export async function dashboardPage(main) {
     clear(gamesBox, h('ol.game-list.dashboard', rows.map((g) => {
       const left = secondsUntil(g.deadline, clock.now());
       const tm = g.to_move || {};
-      return h('li.card.game-row', { dataset: { game: String(g.id), yourTurn: String(g.your_turn) }, class: `card game-row${g.your_turn ? ' your-turn' : ''}` },
+      return thumbRow('li.card.game-row', { dataset: { game: String(g.id), yourTurn: String(g.your_turn) }, class: `card game-row thumb-row${g.your_turn ? ' your-turn' : ''}` }, g, palette,
         h('div.row-head',
           gameHeading(g),
           g.your_turn ? h('span.tag.move', 'your turn') : h('span.tag', g.status === 'active' ? `${teamLabel(g.kind, palette, tm.team)} to move` : STATUS[g.status] || g.status),

@@ -1,9 +1,11 @@
-// The home page: what Miai is, the one-click game against the computer, open games to join (members), live
-// games to watch, your games and recent results; kept live by the lobby pings of /api/v1/ws as the lobby is,
+// The home page: what Miai is, quick-start tiles and the most watched live game's board (homepulse.js), the
+// game against the computer, open games to join (members), live games to watch, your games and recent
+// results (each with its board in small); kept live by the lobby pings of /api/v1/ws as the lobby is,
 // and the live cards by the public live socket (/api/v1/live/ws), move by move.
 import { get } from '../api.js';
 import { clear, h, link } from '../dom.js';
-import { gameHeading, gameLine, kindTitle, playersLine, resultLine, statusText } from '../gamesummary.js';
+import { gameHeading, gameLine, kindTitle, playersLine, resultLine, statusText, thumbRow } from '../gamesummary.js';
+import { featuredGame, quickTiles } from '../homepulse.js';
 import { followLiveCards, liveGameCard, onLiveGames } from '../livecards.js';
 import { session, settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
@@ -19,13 +21,13 @@ function section(id, title, more, body) {
 }
 
 function finishedRow(g, paletteName) {
-  return h('li.finished-row', { dataset: { game: String(g.id) } },
-    gameHeading(g), ' ', playersLine(g, paletteName), ' · ', resultLine(g, paletteName),
-    h('span.muted.small', ` · ${gameLine(g)}`));
+  return thumbRow('li.finished-row', { dataset: { game: String(g.id) } }, g, paletteName,
+    h('div', gameHeading(g)), h('div.result-words', resultLine(g, paletteName)),
+    h('div.small', playersLine(g, paletteName)), h('div.muted.small', gameLine(g)));
 }
 
-function yourGameRow(g) {
-  return h('li.your-row', { dataset: { game: String(g.id), yourTurn: String(g.your_turn) } },
+function yourGameRow(g, paletteName) {
+  return thumbRow('li.your-row', { dataset: { game: String(g.id), yourTurn: String(g.your_turn) } }, g, paletteName,
     gameHeading(g), ' ',
     g.your_turn ? h('span.tag.move', 'your turn') : h('span.tag', statusText(g.status)),
     h('span.muted.small', ` ${kindTitle(g.kind)} · ${g.options.size}×${g.options.size}`));
@@ -39,6 +41,8 @@ export async function homePage(main) {
   const live = h('div#home-live', { 'aria-live': 'polite' });
   const mine = h('div#home-mine', { 'aria-live': 'polite' });
   const recent = h('div#home-recent');
+  const palette = () => settings().palette;
+  const featured = featuredGame(palette);
   clear(main,
     h('section.home-intro',
       h('h1', 'Miai'),
@@ -46,6 +50,7 @@ export async function homePage(main) {
       h('p.muted', member
         ? ['Join an open game, watch one in progress, or ', link('/new', 'create your own'), '.']
         : ['Play the computer now without an account; ', link('/register', 'register'), ' to play people and get a rating.'])),
+    h('div.home-pulse', quickTiles(member), featured.box),
     h('div.home-grid',
       play,
       user ? section('home-mine-card', 'Your games', link('/dashboard', 'Dashboard'), mine) : null,
@@ -54,7 +59,6 @@ export async function homePage(main) {
       section('home-recent-card', 'Recent results', link('/archive', 'Archive'), recent),
     ));
 
-  const palette = () => settings().palette;
   let dash = null; // the last /dashboard read: "your games", and which open games you joined
   function readDashboard() {
     dash = user ? get('/dashboard') : null;
@@ -103,7 +107,7 @@ export async function homePage(main) {
     try {
       const { games } = await dash;
       clear(mine, games.length
-        ? h('ul.your-list', games.slice(0, SHOWN).map(yourGameRow))
+        ? h('ul.your-list', games.slice(0, SHOWN).map((g) => yourGameRow(g, palette())))
         : h('p.muted', 'You are not in any unfinished game.'));
     } catch (err) {
       clear(mine, h('p.error', err.message));
@@ -123,7 +127,7 @@ export async function homePage(main) {
 
   function loadAll() {
     readDashboard(); // one read for "your games" and who joined what
-    return Promise.all([loadOpen(), loadLive(), loadMine(), loadRecent()]);
+    return Promise.all([loadOpen(), loadLive(), loadMine(), loadRecent(), featured.load()]);
   }
   await loadAll();
 
@@ -153,12 +157,14 @@ export async function homePage(main) {
   // The public live socket, for visitors too: each move's board on the live cards, in place; its lobby
   // nudges reach those who have no user socket (a member hears them there already).
   const stopCards = followLiveCards(live, () => liveShown, palette);
+  const stopFeatured = featured.start(); // the featured board, move by move; another game when one ends
   const stopPings = onLiveGames((m) => {
     if (!user || m.t === 'resync') ping(m);
   });
   return () => {
     unsubscribe();
     stopCards();
+    stopFeatured();
     stopPings();
     clearTimeout(timer);
   };

@@ -3,6 +3,7 @@ import { get, post } from '../api.js';
 import { clear, h, link, navigate, toast } from '../dom.js';
 import { clockText, optionsSummary, plural } from '../format.js';
 import { kindOf } from '../games/registry.js';
+import { gameHeading } from '../gamesummary.js';
 import { swatch, teamStyle } from '../palette.js';
 import { session, settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
@@ -36,7 +37,7 @@ export function openGameRow(g, joined, palette, join) {
         : null);
   });
   return h('li.card.game-row', { dataset: { game: String(g.id) } },
-    h('div.row-head', link(`/games/${g.id}`, h('strong', `Game ${g.id}`)), h('span.seats', `${plural(g.free, 'free seat')} of ${g.seats}`)),
+    h('div.row-head', h('span.game-title', gameHeading({ id: g.id, players: g.seated || [] })), h('span.seats', `${plural(g.free, 'free seat')} of ${g.seats}`)),
     h('p.muted.small', optionsSummary(o, g.kind, false)),
     h('p.small.time-control', h('span.muted', 'Time: '), clockText(o)),
     g.challenge_to ? h('p.challenge-for', forMe ? h('strong', 'A challenge for you') : `Challenge for ${g.challenge_to_name}`) : null,

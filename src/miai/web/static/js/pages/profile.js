@@ -2,7 +2,7 @@
 // a member looking at someone else the handicap OGS would suggest and a challenge prefilled with it.
 import { ApiError, get } from '../api.js';
 import { clear, h, link } from '../dom.js';
-import { gameHeading, gameLine, kindTitle, outcomeTag, resultLine, statusText } from '../gamesummary.js';
+import { gameHeading, gameLine, kindTitle, outcomeTag, resultLine, statusText, thumbRow } from '../gamesummary.js';
 import { dateText, plural } from '../format.js';
 import { kindKeyTitle, ratingText } from '../kindkeys.js';
 import { accountTag, decoded, listedPlayer, playerArchiveUrl, profileUrl } from '../links.js';
@@ -25,7 +25,7 @@ function sides(g, username) {
 }
 
 function gameItem(g, username, tail) {
-  return h('li', { dataset: { game: String(g.id) } },
+  return thumbRow('li', { dataset: { game: String(g.id) } }, g, settings().palette,
     gameHeading(g), ' ', sides(g, username), tail ? [' · ', tail] : null,
     h('span.muted.small', ` · ${gameLine(g)}`));
 }
