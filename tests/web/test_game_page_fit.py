@@ -74,7 +74,6 @@ def test_playing_and_following_need_no_scrolling(
         box = page.locator(".board").bounding_box()
         assert box and box["height"] >= (600 if viewport is DESKTOP else 300), box
     chat_input = page.locator("#chat-input")
-    page.screenshot(path=f"/tmp/gp/{size}-{teams}-{practice}-{viewport['width']}.png")
     if viewport is DESKTOP:
         expect(page.locator("#chat-open")).to_be_hidden()
         assert_in_viewport(page, chat_input)
