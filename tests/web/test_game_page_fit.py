@@ -67,7 +67,9 @@ def test_playing_and_following_need_no_scrolling(
     controls = [page.locator("#pass"), page.locator("#resign")]
     if not practice:
         controls.append(page.locator("#submit-move"))
-    names_and_clocks = [part for clock in clocks.all() for part in (clock.locator(".name"), clock.locator(".time"))]
+    names_and_clocks = [
+        part for clock in clocks.all() for part in (clock.locator(".name"), clock.locator(".time"))
+    ]
     assert_in_viewport(page, page.locator(".board"), *clocks.all(), *names_and_clocks, *controls, last)
 
     if not practice and size == 19:  # the biggest board still fills the room it has

@@ -281,7 +281,15 @@ def test_full_screen_shows_the_board_and_its_controls(browser: Browser, server: 
     expect(button).to_have_text("Leave full screen")
     expect(button).to_have_attribute("aria-pressed", "true")
     assert page.evaluate("document.fullscreenElement && document.fullscreenElement.id") == "game-play"
-    for selector in (".board", "#clocks .team-clock", "#turn", "#submit-move", "#pass", "#resign", "#fullscreen"):
+    for selector in (
+        ".board",
+        "#clocks .team-clock",
+        "#turn",
+        "#submit-move",
+        "#pass",
+        "#resign",
+        "#fullscreen",
+    ):
         assert window_holds(page, selector), f"{selector} is outside the full-screen window"
 
     # A move can be played full screen.
