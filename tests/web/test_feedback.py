@@ -1,5 +1,5 @@
-"""Feedback (issue 32): a short confirmation (the toast, role=status) after register, create, join, confirm and
-resign; the button pressed is busy (disabled and aria-busy) while its request runs.
+"""Feedback (issue 32): a short confirmation (the toast, role=status) after register, create, join, confirm
+and resign; the button pressed is busy (disabled and aria-busy) while its request runs.
 """
 
 from __future__ import annotations
