@@ -53,6 +53,26 @@ export function toast(message, kind = 'info') {
   }, kind === 'error' ? 7000 : 3500);
 }
 
+/**
+ * Run `work` with `button` busy: disabled and aria-busy until it settles (no second click while a request
+ * runs). A button already busy does nothing. Returns what `work` returns.
+ */
+export async function whileBusy(button, work) {
+  if (button && button.getAttribute('aria-busy') === 'true') return undefined;
+  if (button) {
+    button.disabled = true;
+    button.setAttribute('aria-busy', 'true');
+  }
+  try {
+    return await work();
+  } finally {
+    if (button) {
+      button.disabled = false;
+      button.removeAttribute('aria-busy');
+    }
+  }
+}
+
 /** Ask before something that cannot be undone; resolves true on OK. */
 export function confirmDialog(title, text, okLabel = 'OK') {
   const dialog = document.getElementById('confirm-dialog');

@@ -1,4 +1,4 @@
-// The game page's clocks: each team's clock next to its name above the board, the time left to move (or to
+// The game page's clocks: each team's clock next to its name, above and below the board on a phone, the time left to move (or to
 // confirm), counted on the server's time (clocks.js), and a beep when the viewer's own clock runs low.
 import { LowTimeAlarm, turnClocks } from '../clocks.js';
 import { clear, h } from '../dom.js';
@@ -13,7 +13,11 @@ export class ClockBar {
     this.alarm = new LowTimeAlarm();
     this.els = [];
     this.timer = null;
-    this.bar = h('div.clock-bar#clocks', { role: 'group', 'aria-label': 'Clocks', hidden: true });
+    // Two rows: the other teams' clocks (above the board on a phone) and the viewer's own (below it), as on
+    // lichess; side by side in the panel on a wide screen.
+    this.top = h('div.clock-row.top');
+    this.bottom = h('div.clock-row.bottom');
+    this.bar = h('div.clock-bar#clocks', { role: 'group', 'aria-label': 'Clocks', hidden: true }, this.top, this.bottom);
   }
 
   start() {
@@ -40,7 +44,14 @@ export class ClockBar {
         return { team: c.team, el, time };
       })
       : [];
-    clear(this.bar, this.els.map((c) => c.el));
+    // Counted from the viewer's team (team 1 for a spectator): the first half below the board, the rest above.
+    const teams = this.els.map((c) => c.team);
+    const own = page.me() && page.me().team ? page.me().team : teams[0];
+    const from = Math.max(0, teams.indexOf(own));
+    const turned = [...this.els.slice(from), ...this.els.slice(0, from)];
+    const below = Math.ceil(turned.length / 2);
+    clear(this.bottom, turned.slice(0, below).map((c) => c.el));
+    clear(this.top, turned.slice(below).reverse().map((c) => c.el));
     this.tick();
   }
 

@@ -112,13 +112,17 @@ export class Controls {
     if (!(await confirmDialog('Resign?', text, 'Resign'))) return;
     if (page.busy) return;
     page.busy = true;
+    this.resignButton.setAttribute('aria-busy', 'true');
+    this.resignButton.disabled = true;
     try {
       await post(`/games/${page.id}/resign`, {});
+      toast(mates.length ? 'You resigned: your teammates play on.' : 'You resigned.');
       if (!page.feed.connected()) await page.feed.refresh();
     } catch (err) {
       toast(err.message, 'error');
     } finally {
       page.busy = false;
+      this.resignButton.removeAttribute('aria-busy');
       this.render();
     }
   }

@@ -2,7 +2,7 @@
 // before a game starts: join a team, accept or decline a challenge, confirm, leave, the invite link of a
 // private game, and the creator's form that seats a computer player.
 import { post } from '../api.js';
-import { clear, confirmDialog, h, link, toast } from '../dom.js';
+import { clear, confirmDialog, h, link, toast, whileBusy } from '../dom.js';
 import { isPractice, removalReason } from '../format.js';
 import { deadlineText, playerName } from '../gameparts.js';
 import { swatch } from '../palette.js';
@@ -11,6 +11,15 @@ import { session } from '../session.js';
 const CANCELLED = {
   declined: 'the challenge was declined',
   no_players: 'nobody was left to play (computers do not play alone)',
+};
+
+// What each lobby action's toast says once the server has it.
+const DONE = {
+  join: 'You joined the game.',
+  confirm: 'Confirmed: the game starts once every player has confirmed.',
+  leave: 'You left the game.',
+  decline: 'Challenge declined.',
+  computer: 'A computer player took the seat.',
 };
 
 export class Lobby {
@@ -24,16 +33,21 @@ export class Lobby {
     this.thinking = h('p.thinking#thinking', { role: 'status', 'aria-live': 'polite' });
   }
 
-  /** POST a lobby action (join, leave, confirm, decline, computer), after `confirmText`'s dialog if any. */
-  async action(path, body = {}, confirmText = null) {
+  /** POST a lobby action (join, leave, confirm, decline, computer), after `confirmText`'s dialog if any; the
+   * button pressed (`event`'s) is busy meanwhile, and a short line says it was done. */
+  async action(path, body = {}, confirmText = null, event = null) {
     const page = this.page;
+    const button = event && event.currentTarget;
     if (confirmText && !(await confirmDialog(...confirmText))) return;
-    try {
-      await post(`/games/${page.id}/${path}`, body);
-      await page.feed.refresh();
-    } catch (err) {
-      toast(err.message, 'error');
-    }
+    await whileBusy(button, async () => {
+      try {
+        await post(`/games/${page.id}/${path}`, body);
+        if (DONE[path]) toast(DONE[path]);
+        await page.feed.refresh();
+      } catch (err) {
+        toast(err.message, 'error');
+      }
+    });
   }
 
   render() {
@@ -96,7 +110,7 @@ export class Lobby {
         parts.push(h('p', link(`/login?next=${encodeURIComponent(location.pathname + location.search)}`, 'Log in'), who));
       } else if (snap.challenge_to && !mine) {
         // Only the challenged player may join (anyone else would be refused): they accept, others look on.
-        if (this.challengedIsMe()) parts.push(h('button.primary#accept', { type: 'button', onclick: () => this.action('join', { team: null, invite: page.invite || null }) }, 'Accept challenge'));
+        if (this.challengedIsMe()) parts.push(h('button.primary#accept', { type: 'button', onclick: (e) => this.action('join', { team: null, invite: page.invite || null }, null, e) }, 'Accept challenge'));
       } else if (!mine) {
         const buttons = [];
         for (let t = 1; t <= o.teams; t++) {
@@ -104,14 +118,14 @@ export class Lobby {
           buttons.push(
             h('button.secondary', {
               type: 'button', dataset: { team: String(t) }, disabled: taken >= o.players_per_team,
-              onclick: () => this.action('join', { team: t, invite: page.invite || null }),
+              onclick: (e) => this.action('join', { team: t, invite: page.invite || null }, null, e),
             }, swatch(page.palette, t, 14), ` Join ${page.teamLabel(t)} (${taken}/${o.players_per_team})`),
           );
         }
-        buttons.push(h('button.primary#join-any', { type: 'button', onclick: () => this.action('join', { team: null, invite: page.invite || null }) }, 'Join any team'));
+        buttons.push(h('button.primary#join-any', { type: 'button', onclick: (e) => this.action('join', { team: null, invite: page.invite || null }, null, e) }, 'Join any team'));
         parts.push(h('div.join-buttons', buttons));
       } else {
-        parts.push(h('button.secondary#leave', { type: 'button', onclick: () => this.action('leave', {}, ['Leave this game?', 'Your seat becomes free again.', 'Leave']) }, 'Leave game'));
+        parts.push(h('button.secondary#leave', { type: 'button', onclick: (e) => this.action('leave', {}, ['Leave this game?', 'Your seat becomes free again.', 'Leave'], e) }, 'Leave game'));
       }
     }
     const creator = session.user && snap.created_by === session.user.id;
@@ -121,12 +135,12 @@ export class Lobby {
       parts.push(
         confirmed
           ? h('p.ok', 'You have confirmed. Waiting for the others…')
-          : h('button.primary#confirm', { type: 'button', onclick: () => this.action('confirm') }, 'Confirm and start'),
-        h('button.secondary#leave', { type: 'button', onclick: () => this.action('leave', {}, ['Leave this game?', 'The game goes back to waiting for players.', 'Leave']) }, 'Leave game'),
+          : h('button.primary#confirm', { type: 'button', onclick: (e) => this.action('confirm', {}, null, e) }, 'Confirm and start'),
+        h('button.secondary#leave', { type: 'button', onclick: (e) => this.action('leave', {}, ['Leave this game?', 'The game goes back to waiting for players.', 'Leave'], e) }, 'Leave game'),
       );
     }
     if (snap.challenge_to && session.user && snap.challenge_to === session.user.id && snap.status === 'waiting') {
-      parts.push(h('button.secondary#decline', { type: 'button', onclick: () => this.action('decline', {}, ['Decline the challenge?', 'The game is cancelled.', 'Decline']) }, 'Decline challenge'));
+      parts.push(h('button.secondary#decline', { type: 'button', onclick: (e) => this.action('decline', {}, ['Decline the challenge?', 'The game is cancelled.', 'Decline'], e) }, 'Decline challenge'));
     }
     if (o.visibility === 'private' && page.invite && (snap.status === 'waiting' || snap.status === 'confirming')) {
       const url = `${location.origin}/games/${page.id}?invite=${encodeURIComponent(page.invite)}`;

@@ -1,5 +1,5 @@
 // Log in and register.
-import { clear, h, link, navigate } from '../dom.js';
+import { clear, h, link, navigate, toast } from '../dom.js';
 import { login, register } from '../session.js';
 
 function nextUrl(query) {
@@ -7,7 +7,7 @@ function nextUrl(query) {
   return next && next.startsWith('/') && !next.startsWith('//') ? next : '/';
 }
 
-function authForm(main, query, { title, fields, submit, action, other }) {
+function authForm(main, query, { title, fields, submit, action, other, done }) {
   const error = h('p.error', { role: 'alert', id: 'auth-error' });
   const form = h('form.card.auth', { id: 'auth-form' }, h('h1', title), fields, error,
     h('button.primary', { type: 'submit', id: 'auth-submit' }, submit), h('p.small', other));
@@ -21,6 +21,7 @@ function authForm(main, query, { title, fields, submit, action, other }) {
     button.setAttribute('aria-busy', 'true');
     try {
       await action(value);
+      if (done) toast(done(value));
       navigate(nextUrl(query));
     } catch (err) {
       error.textContent = err.message;
@@ -55,6 +56,7 @@ export async function registerPage(main, params, query) {
     ],
     submit: 'Register',
     action: (v) => register(v('username'), v('password'), v('email').trim()),
+    done: (v) => `Welcome, ${v('username')}: your account is ready.`,
     other: ['Already registered? ', link(`/login${location.search}`, 'Log in')],
   });
 }

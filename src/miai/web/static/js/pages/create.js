@@ -195,15 +195,18 @@ export async function createPage(main, params, query = new URLSearchParams()) {
     }
     const button = $('create-submit');
     button.disabled = true;
+    button.setAttribute('aria-busy', 'true');
     try {
       const created = await post('/games', body);
       if (created.invite_code) tabSession.set(`miai-invite-${created.id}`, created.invite_code);
       if (created.games && created.games.length > 1) toast(`Created the swap match: games ${created.games.join(' and ')}.`);
+      else toast(`Game ${created.id} created: it starts once every seat is taken and confirmed.`);
       navigate(`/games/${created.id}${created.invite_code ? `?invite=${encodeURIComponent(created.invite_code)}` : ''}`);
     } catch (err) {
       error.textContent = err.message;
     } finally {
       button.disabled = false;
+      button.removeAttribute('aria-busy');
     }
   });
 }

@@ -109,17 +109,25 @@ class GamePage {
         this.controls.drawBox,
         this.controls.practiceBox,
         this.estimate.box,
+        this.stepper.moveList.card,
       ),
     );
+    // On a phone the chat is a sheet over the page's foot, one tap away (app.css); beside the board elsewhere.
+    this.chatButton = h('button.secondary.small#chat-open', {
+      type: 'button', 'aria-expanded': 'false', 'aria-controls': 'game-chat', onclick: () => this.showChat(!this.chatOpen),
+    }, 'Chat');
+    this.stepper.el.append(this.chatButton);
+    this.chat.card.id = 'game-chat';
+    this.chat.card.prepend(h('button.secondary.small.chat-close#chat-close', { type: 'button', onclick: () => this.showChat(false) }, 'Close chat'));
+    this.chatOpen = false;
     this.game = h('div.game',
       h('div.game-head', soundToggle((text) => toast(text, 'error')), this.title, this.summary, this.watchers),
       this.playArea,
       h('aside.side', { 'aria-label': 'Game information' },
         this.cards.resultBox,
+        this.chat.card,
         this.review.card,
         this.cards.teamsBox,
-        this.stepper.moveList.card,
-        this.chat.card,
         this.cards.infoBox,
       ),
     );
@@ -129,6 +137,14 @@ class GamePage {
     this.palette = settings().palette;
     this.clocks.start();
     readySoundOnFirstGesture();
+  }
+
+  /** The phone's chat sheet: open (its input focused) or closed. */
+  showChat(open) {
+    this.chatOpen = open;
+    this.game.classList.toggle('chat-open', open);
+    this.chatButton.setAttribute('aria-expanded', String(open));
+    if (open) this.chat.panel.input.focus({ preventScroll: true });
   }
 
   destroy() {

@@ -82,7 +82,7 @@ export async function homePage(main) {
       const joined = await joinedIds();
       const rows = games.games.slice(0, SHOWN);
       clear(open, rows.length
-        ? h('ul.game-list', rows.map((g) => openGameRow(g, joined.has(g.id), palette(), (id, team) => joinGame(id, team, loadOpen))))
+        ? h('ul.game-list', rows.map((g) => openGameRow(g, joined.has(g.id), palette(), (id, team, button) => joinGame(id, team, loadOpen, button))))
         : h('p.muted', 'No open games right now. ', link('/new', 'Create one'), '.'));
     } catch (err) {
       clear(open, h('p.error', err.message));

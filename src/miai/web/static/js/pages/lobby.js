@@ -1,6 +1,6 @@
 // The lobby: open games with their options and free seats, kept live by the lobby pings of /api/v1/ws.
 import { get, post } from '../api.js';
-import { clear, h, link, navigate, toast } from '../dom.js';
+import { clear, h, link, navigate, toast, whileBusy } from '../dom.js';
 import { clockText, optionsSummary, plural } from '../format.js';
 import { kindOf } from '../games/registry.js';
 import { gameHeading } from '../gamesummary.js';
@@ -9,14 +9,17 @@ import { session, settings } from '../session.js';
 import { userEvents } from '../userfeed.js';
 
 /** Join a game (on a team, or any: null) and open it; on a refusal, say why and call `reload`. */
-export async function joinGame(id, team, reload) {
-  try {
-    await post(`/games/${id}/join`, { team });
-    navigate(`/games/${id}`);
-  } catch (err) {
-    toast(err.message, 'error');
-    reload();
-  }
+export async function joinGame(id, team, reload, button = null) {
+  await whileBusy(button, async () => {
+    try {
+      await post(`/games/${id}/join`, { team });
+      toast(`You joined game ${id}.`);
+      navigate(`/games/${id}`);
+    } catch (err) {
+      toast(err.message, 'error');
+      reload();
+    }
+  });
 }
 
 /** One open game: options, time, seats per team, and the join (or accept) buttons that apply to the viewer. */
@@ -33,7 +36,7 @@ export function openGameRow(g, joined, palette, join) {
     const name = entry ? entry.names[i] : colour[0].toUpperCase() + colour.slice(1);
     return h('li', swatch(entry ? entry.palette(palette) : palette, t, 14), ` ${name}: ${taken}/${o.players_per_team} `,
       open && !full
-        ? h('button.secondary.small', { type: 'button', dataset: { game: String(g.id), team: String(t) }, 'aria-label': `Join ${name}`, onclick: () => join(g.id, t) }, 'Join')
+        ? h('button.secondary.small', { type: 'button', dataset: { game: String(g.id), team: String(t) }, 'aria-label': `Join ${name}`, onclick: (e) => join(g.id, t, e.currentTarget) }, 'Join')
         : null);
   });
   return h('li.card.game-row', { dataset: { game: String(g.id) } },
@@ -59,7 +62,7 @@ export async function lobbyPage(main) {
     list,
   );
 
-  const join = (id, team) => joinGame(id, team, load);
+  const join = (id, team, button) => joinGame(id, team, load, button);
 
   async function load() {
     let games;
