@@ -26,6 +26,7 @@ OWNERS = "123456789abcdefg"  # a point's owning team (colour + 1) as one charact
 SURE = 0.5  # a point is a colour's when more than this share of the playouts ends with it theirs
 MAX_PLAYOUTS = 100_000  # one position's budget at most (settings may choose any depth up to it)
 SWINGS_PER_PLAYER = 3
+MIN_SWING = 0.05  # a swing moves the smoothed winning chance by at least this much
 
 
 @dataclass(frozen=True)
@@ -88,16 +89,23 @@ def swings(positions: Sequence[PositionReview], movers: Sequence[int]) -> list[S
     """The `SWINGS_PER_PLAYER` biggest losses of winning chance of each player, biggest first.
 
     `positions[0]` is the start and `positions[i]` the position after move i, made by `movers[i - 1]`
-    (colour index; a negative mover, such as an agreed draw, is nobody's move). Only real losses count."""
+    (colour index; a negative mover, such as an agreed draw, is nobody's move). Only real losses count: a
+    move is named when its player's share, smoothed over two positions (the two before the move against
+    the move's and the next), fell by at least `MIN_SWING`, so that a saw-tooth of the side to move is no
+    swing; the loss reported is the share before the move minus the share after it."""
     found: dict[int, list[Swing]] = {}
     for index, mover in enumerate(movers, start=1):
         if mover < 0 or index >= len(positions):
             continue
-        before, after = positions[index - 1], positions[index]
-        if mover >= len(before.shares) or mover >= len(after.shares):
+        window = positions[max(0, index - 2) : index + 2]
+        if any(mover >= len(p.shares) for p in window):
             continue
+        before, after = positions[index - 1], positions[index]
         loss = before.shares[mover] - after.shares[mover]
-        if loss > 0:
+        earlier = [p.shares[mover] for p in positions[max(0, index - 2) : index]]
+        later = [p.shares[mover] for p in positions[index : index + 2]]
+        smoothed = sum(earlier) / len(earlier) - sum(later) / len(later)
+        if loss > 0 and smoothed >= MIN_SWING:
             found.setdefault(mover, []).append(Swing(index, mover, loss, before.best))
     out: list[Swing] = []
     for mover in sorted(found):
@@ -120,20 +128,66 @@ def _go_position(state: GoState, playouts: int, seed: int) -> PositionReview:
         before = _go_position(state.parent, playouts, seed)
         return PositionReview(_final_shares(state, []), before.score, None, before.ownership)
     if state.is_over:
+        return _counted_position(state, playouts, seed)
+    # One fixed perspective whatever the side to move. A search from the mover's view alone gives the
+    # mover its tempo and the optimism of a shallow max^n tree (the mover's moves are searched, the
+    # replies hardly), so the win chance and the lead jumped with every move (issue 34). The position
+    # is read from each active colour's view in turn along the line the search prefers: the mover
+    # searches it, its best move is played and the next colour searches that, and so on, the budget
+    # split between them; the views are averaged, so each colour's optimism counts once. (Searching for
+    # a colour that is not to move would let it answer a threat with a second move: worse.)
+    views = max(1, len(state.active_colours))
+    each = max(1, playouts // views)
+    mine: list[tuple[GoState, int, float]] = []
+    owned_sum: list[list[float]] | None = None
+    searched = 0
+    best: str | None = None
+    here = state
+    for view in range(views):
+        search = KernelSearch(seed=seed, capacity=max(1000, min(400_000, each * 4)), reuse=False)
+        result = search.search(here, playouts=each)
+        visits = sum(c.visits for c in result.children)
+        rate = sum(c.visits * c.win_rate for c in result.children) / visits if visits else result.win_rate
+        mine.append((here, here.to_move, min(1.0, max(0.0, rate))))
+        if view == 0:
+            best = format_move(result.move, state.size) if isinstance(result.move, Place | Pass) else None
+        owned = search.ownership()
+        if owned:
+            searched += 1
+            owned_sum = (
+                owned
+                if owned_sum is None
+                else [[a + b for a, b in zip(x, y, strict=True)] for x, y in zip(owned_sum, owned, strict=True)]
+            )
+        if view + 1 < views:
+            following = here.play(result.move) if isinstance(result.move, Place | Pass) else None
+            if following is None or following.is_over or following.colours != state.colours:
+                break
+            here = following
+    if owned_sum is None:  # nothing was searched (no legal move but pass): the estimator's view
         owned = ownership_shares(state, playouts, seed)
-        totals = [sum(owned[c]) + komi[c] for c in range(state.colours)]
-        return PositionReview(_final_shares(state, totals), _score(owned, komi), None, _owners(owned))
-    search = KernelSearch(seed=seed, capacity=max(1000, min(400_000, playouts * 4)), reuse=False)
-    result = search.search(state, playouts=playouts)
-    owned = search.ownership()
-    if not owned:  # nothing was searched (no legal move but pass): the estimator's view
-        owned = ownership_shares(state, playouts, seed)
-    visits = sum(c.visits for c in result.children)
-    mine = sum(c.visits * c.win_rate for c in result.children) / visits if visits else result.win_rate
-    mine = min(1.0, max(0.0, mine))
-    shares = _shares_around(state, state.to_move, mine, playouts, seed)
-    best = format_move(result.move, state.size) if isinstance(result.move, Place | Pass) else None
+    else:
+        owned = [[v / searched for v in column] for column in owned_sum]
+    total = [0.0] * state.colours
+    for position, mover, rate in mine:
+        for c, share in enumerate(_shares_around(position, mover, rate, playouts, seed)):
+            total[c] += share
+    shares = tuple(t / len(mine) for t in total)
     return PositionReview(shares, _score(owned, komi), best, _owners(owned))
+
+
+def _counted_position(state: GoState, playouts: int, seed: int) -> PositionReview:
+    """A game ended by passes: counted as the server counts it, with the estimator's dead stones, so the
+    review's final lead is the game's count."""
+    from miai.engines.estimator import DEFAULT_PLAYOUTS, estimate, score_judged
+
+    judgement = estimate(state, DEFAULT_PLAYOUTS, seed)
+    result = score_judged(state, judgement)
+    totals = [0.0] * state.colours
+    for entry in result.scores:
+        totals[entry.colour] = entry.total
+    owned = [[1.0 if o == c else 0.0 for o in judgement.owner] for c in range(state.colours)]
+    return PositionReview(_final_shares(state, totals), tuple(totals), None, _owners(owned))
 
 
 def _shares_around(state: GoState, mover: int, mine: float, playouts: int, seed: int) -> tuple[float, ...]:
