@@ -157,7 +157,9 @@ def _go_position(state: GoState, playouts: int, seed: int) -> PositionReview:
             owned_sum = (
                 owned
                 if owned_sum is None
-                else [[a + b for a, b in zip(x, y, strict=True)] for x, y in zip(owned_sum, owned, strict=True)]
+                else [
+                    [a + b for a, b in zip(x, y, strict=True)] for x, y in zip(owned_sum, owned, strict=True)
+                ]
             )
         if view + 1 < views:
             following = here.play(result.move) if isinstance(result.move, Place | Pass) else None
