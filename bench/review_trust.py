@@ -6,7 +6,8 @@ does Black's winning chance move from position to position near the end of a gam
 
 Games: the finished records of ../shared/data/gnugo/games on the board size asked for (ended by passes,
 with a result, more than 40 moves), in path order. Each game is counted as the server counts it: the
-estimator's dead stones on the final position (`score_judged(state, estimate(state))`). For each game the
+estimator's dead stones on the final position (`estimate(state, seed=state.plies)`, as
+`server.play.judging` does). For each game the
 review reads its last `--last` positions (`review_position`, `--playouts` a position, seed 1); the figures:
 * agree: the share of games whose final position's score lead (Black's score minus White's) is within 2
   points of the count;
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parities: list[float] = []
     started = time.perf_counter()
     for number, (path, final) in enumerate(games, start=1):
-        result = score_judged(final, estimate(final))
+        result = score_judged(final, estimate(final, seed=final.plies))  # as the server judges it
         count = result.scores[0].total - result.scores[1].total
         states = list(reversed(list(final.lineage())))[-(args.last + 1) :]
         seen = [read(s, args.playouts, 1) for s in states]

@@ -179,11 +179,12 @@ def _go_position(state: GoState, playouts: int, seed: int) -> PositionReview:
 
 
 def _counted_position(state: GoState, playouts: int, seed: int) -> PositionReview:
-    """A game ended by passes: counted as the server counts it, with the estimator's dead stones, so the
-    review's final lead is the game's count."""
+    """A game ended by passes: counted as the server counts it (`server.play.judging`: the estimator's
+    dead stones, its default playouts, the plies as seed), so the review's final lead is the game's
+    count."""
     from miai.engines.estimator import DEFAULT_PLAYOUTS, estimate, score_judged
 
-    judgement = estimate(state, DEFAULT_PLAYOUTS, seed)
+    judgement = estimate(state, DEFAULT_PLAYOUTS, seed=state.plies)  # as the server judges the end
     result = score_judged(state, judgement)
     totals = [0.0] * state.colours
     for entry in result.scores:
