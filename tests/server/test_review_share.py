@@ -210,27 +210,6 @@ def test_reviews_asked_at_once_stay_within_the_queue_cap(database_url: str, tmp_
         computed(client)
 
 
-def test_an_ask_refused_for_a_full_queue_costs_none_of_the_hourly_allowance(
-    database_url: str, tmp_path: Path
-) -> None:
-    gate = threading.Event()
-    settings = make_settings(
-        database_url, tmp_path, review_queued_positions=10, rate_limits_enabled=True,
-        rate_limit_reviews="2/hour", **TINY,
-    )  # fmt: skip
-    app: Any = create_app(settings, background=False)
-    with TestClient(app) as client:
-        app.state.jobs.reviewer.engine = Recorder([], gate)
-        ann = register(client, "ann")
-        first, second = upload(ann, 9, 7), upload(ann, 9, 3)
-        assert ask(ann, first).status_code == 202
-        full = ask(ann, second)
-        assert (full.status_code, full.json()["error"]) == (429, "review_queue_full")
-        gate.set()
-        computed(client)
-        assert ask(ann, second).status_code == 202  # the second of two an hour: the refusal was free
-
-
 # ----------------------------------------------------------------------------- computer moves first
 
 

@@ -107,9 +107,10 @@ async def ask_review(
                 positions=total,
                 limit=limit,
             )
-        await make_room(db, user_id, total, queued_limit)
-        # After the cap: an ask refused for a full queue costs none of the hourly allowance.
+        # The hourly allowance first: a flood of asks is refused in memory, before any takes the member's
+        # lock and counts the queue in the database (an ask refused for a full queue still counts).
         await enforce(request, "reviews", *user_key(user_id))
+        await make_room(db, user_id, total, queued_limit)
         review, created = await stored.ask(db, game.id, body.depth, total, user_id, now)
     else:
         review, created = existing, False
