@@ -91,7 +91,7 @@ class ChatPost(BaseModel):
 async def list_open_games(db: DB, viewer: MaybeViewer) -> dict[str, Any]:
     games = await queries.lobby(db, viewer.user.id if viewer else None)
     players = await finding.players_of_games(db, [g["id"] for g in games])
-    for game in games:  # named by its seated players as every list names a game (gamesummary.js, gameName)
+    for game in games:  # named by its seated players as every list names a game (js/gameparts.js, gameName)
         game["seated"] = players_view(players[game["id"]])
     return {"games": games}
 
@@ -342,7 +342,7 @@ async def my_dashboard(request: Request, viewer: CurrentViewer, db: DB) -> dict[
     now = service_of(request).stream.now()
     games = await queries.dashboard(db, viewer.user.id)
     players = await finding.players_of_games(db, [g["id"] for g in games])
-    for game in games:  # named by its players, as every list names a game (js/gamesummary.js, gameName)
+    for game in games:  # named by its players, as every list names a game (js/gameparts.js, gameName)
         game["players"] = players_view(players[game["id"]])
     return {
         "now": now.isoformat(),  # deadlines count down on the server's time

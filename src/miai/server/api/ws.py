@@ -365,7 +365,7 @@ async def _relay(websocket: WebSocket, sub: Subscription, topic: str) -> None:
 
 
 async def _drain(websocket: WebSocket) -> None:
-    """The user socket's only command: ping, answered with pong; anything else gets a `bad_message` error."""
+    """The user and live sockets' only command: ping, answered with pong; anything else gets `bad_message`."""
     while True:
         text = await _receive_text(websocket)
         if text is None:

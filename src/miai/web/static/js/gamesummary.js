@@ -3,8 +3,6 @@
 // One place, so that a game reads the same on every page, and its result as on the game page itself.
 import { endingText, plural } from './format.js';
 import { gameName, teamWord } from './gameparts.js';
-
-export { gameName };
 import { KINDS, kindOf, resultHeadline } from './games/registry.js';
 import { h, link } from './dom.js';
 import { listedPlayer } from './links.js';
