@@ -2,7 +2,7 @@
 // game, joining one) and the live board of the most watched public game in progress (the newest when nobody
 // watches), followed move by move over the public live socket.
 import { get, post } from './api.js';
-import { clear, h, link, navigate, toast } from './dom.js';
+import { clear, h, link, navigate, toast, whileBusy } from './dom.js';
 import { gameHeading, gameLine, movesText, playersLine } from './gamesummary.js';
 import { onLiveGames, watchingText } from './livecards.js';
 import { becomeGuest } from './session.js';
@@ -13,15 +13,15 @@ const QUICK_SIZES = [9, 13, 19];
 
 /** Start a Go game against the computer (level 1, Black, no handicap) as the practice form does. */
 async function playComputer(size, button) {
-  button.disabled = true;
-  try {
-    const created = await post('/practice', { size, mode: 'computer', colour: 'black', level: 1, handicap: 0 });
-    if (created.guest) becomeGuest(created.guest, created.csrf_token); // the first game made a guest session
-    navigate(`/games/${created.id}`);
-  } catch (err) {
-    toast(err.message, 'error');
-    button.disabled = false;
-  }
+  await whileBusy(button, async () => {
+    try {
+      const created = await post('/practice', { size, mode: 'computer', colour: 'black', level: 1, handicap: 0 });
+      if (created.guest) becomeGuest(created.guest, created.csrf_token); // the first game made a guest session
+      navigate(`/games/${created.id}`);
+    } catch (err) {
+      toast(err.message, 'error');
+    }
+  });
 }
 
 /** The tiles: one click each. `member`: whether creating and joining games is open to the viewer. */

@@ -1,5 +1,5 @@
 // Log in and register.
-import { clear, h, link, navigate, toast } from '../dom.js';
+import { clear, h, link, navigate, toast, whileBusy } from '../dom.js';
 import { login, register } from '../session.js';
 
 function nextUrl(query) {
@@ -17,18 +17,15 @@ function authForm(main, query, { title, fields, submit, action, other, done }) {
     if (button.disabled) return; // a request runs: one at a time
     error.textContent = '';
     const value = (id) => form.querySelector(`#${id}`).value;
-    button.disabled = true; // busy while the request runs (a slow password hash): no second click
-    button.setAttribute('aria-busy', 'true');
-    try {
-      await action(value);
-      if (done) toast(done(value));
-      navigate(nextUrl(query));
-    } catch (err) {
-      error.textContent = err.message;
-    } finally {
-      button.disabled = false;
-      button.removeAttribute('aria-busy');
-    }
+    await whileBusy(button, async () => { // busy while the request runs (a slow password hash)
+      try {
+        await action(value);
+        if (done) toast(done(value));
+        navigate(nextUrl(query));
+      } catch (err) {
+        error.textContent = err.message;
+      }
+    });
   });
   clear(main, form);
   form.querySelector('input').focus();

@@ -1,6 +1,6 @@
 // The create-game form: every option POST /api/v1/games accepts, for Go or another game (games/registry.js).
 import { get, post } from '../api.js';
-import { clear, h, link, navigate, toast } from '../dom.js';
+import { clear, h, link, navigate, toast, whileBusy } from '../dom.js';
 import { PRESETS } from '../format.js';
 import { KINDS, kindOf } from '../games/registry.js';
 import { becomeGuest, session } from '../session.js';
@@ -193,21 +193,17 @@ export async function createPage(main, params, query = new URLSearchParams()) {
       for (const key of ['size', 'preset', 'ko', 'capture_points', 'remove_inactive_stones', 'move_limit', 'handicap', 'komi']) delete body[key];
       Object.assign(body, { kind: entry.key, teams: 2 }, kindValues(kindBox));
     }
-    const button = $('create-submit');
-    button.disabled = true;
-    button.setAttribute('aria-busy', 'true');
-    try {
-      const created = await post('/games', body);
-      if (created.invite_code) tabSession.set(`miai-invite-${created.id}`, created.invite_code);
-      if (created.games && created.games.length > 1) toast(`Created the swap match: games ${created.games.join(' and ')}.`);
-      else toast(`Game ${created.id} created: it starts once every seat is taken and confirmed.`);
-      navigate(`/games/${created.id}${created.invite_code ? `?invite=${encodeURIComponent(created.invite_code)}` : ''}`);
-    } catch (err) {
-      error.textContent = err.message;
-    } finally {
-      button.disabled = false;
-      button.removeAttribute('aria-busy');
-    }
+    await whileBusy($('create-submit'), async () => {
+      try {
+        const created = await post('/games', body);
+        if (created.invite_code) tabSession.set(`miai-invite-${created.id}`, created.invite_code);
+        if (created.games && created.games.length > 1) toast(`Created the swap match: games ${created.games.join(' and ')}.`);
+        else toast(`Game ${created.id} created: it starts once every seat is taken and confirmed.`);
+        navigate(`/games/${created.id}${created.invite_code ? `?invite=${encodeURIComponent(created.invite_code)}` : ''}`);
+      } catch (err) {
+        error.textContent = err.message;
+      }
+    });
   });
 }
 
