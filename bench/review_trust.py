@@ -6,7 +6,7 @@ does Black's winning chance move from position to position near the end of a gam
 
 Games: the finished records of ../shared/data/gnugo/games on the board size asked for (ended by passes,
 with a result, more than 40 moves), in path order. Each game is counted as the server counts it: the
-estimator's dead stones on the final position (`estimate(state, seed=state.plies)`, as
+estimator's dead stones on the final position (`judge_end(state)`, as
 `server.play.judging` does). For each game the
 review reads its last `--last` positions (`review_position`, `--playouts` a position, seed 1); the figures:
 * agree: the share of games whose final position's score lead (Black's score minus White's) is within 2
@@ -31,7 +31,7 @@ from pathlib import Path
 from miai.core.go import GoState, Pass, Place
 from miai.core.go.scoring import score
 from miai.engines import review
-from miai.engines.estimator import estimate, score_judged
+from miai.engines.estimator import judge_end, score_judged
 from miai.formats.sgf.go import load_go
 
 DATA = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "gnugo" / "games"
@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parities: list[float] = []
     started = time.perf_counter()
     for number, (path, final) in enumerate(games, start=1):
-        result = score_judged(final, estimate(final, seed=final.plies))  # as the server judges it
+        result = score_judged(final, judge_end(final))  # as the server judges it
         count = result.scores[0].total - result.scores[1].total
         states = list(reversed(list(final.lineage())))[-(args.last + 1) :]
         seen = [read(s, args.playouts, 1) for s in states]

@@ -11,7 +11,7 @@ import pytest
 
 from miai.core.go import GoState, Pass, new_game, preset
 from miai.core.go.vertex import parse_point
-from miai.engines.estimator import estimate, score_judged
+from miai.engines.estimator import judge_end, score_judged
 from miai.engines.review import review_position
 from miai.formats.sgf.go import load_go
 from tests.conftest import shared_data
@@ -65,7 +65,7 @@ def _record(name: str) -> GoState:
 def test_the_final_lead_of_a_counted_game_is_its_count(name: str) -> None:
     final = _record(name)
     assert final.is_over and isinstance(final.last_move, Pass)
-    result = score_judged(final, estimate(final, seed=final.plies))  # as the server judges the end
+    result = score_judged(final, judge_end(final))  # as the server judges the end
     count = result.scores[0].total - result.scores[1].total
     assert _lead(review_position(final, 200, seed=0).score) == pytest.approx(count, abs=2.0)
 

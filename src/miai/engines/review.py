@@ -128,7 +128,7 @@ def _go_position(state: GoState, playouts: int, seed: int) -> PositionReview:
         before = _go_position(state.parent, playouts, seed)
         return PositionReview(_final_shares(state, []), before.score, None, before.ownership)
     if state.is_over:
-        return _counted_position(state, playouts, seed)
+        return _counted_position(state)
     # One fixed perspective whatever the side to move. A search from the mover's view alone gives the
     # mover its tempo and the optimism of a shallow max^n tree (the mover's moves are searched, the
     # replies hardly), so the win chance and the lead jumped with every move (issue 34). The position
@@ -178,13 +178,12 @@ def _go_position(state: GoState, playouts: int, seed: int) -> PositionReview:
     return PositionReview(shares, _score(owned, komi), best, _owners(owned))
 
 
-def _counted_position(state: GoState, playouts: int, seed: int) -> PositionReview:
-    """A game ended by passes: counted as the server counts it (`server.play.judging`: the estimator's
-    dead stones, its default playouts, the plies as seed), so the review's final lead is the game's
-    count."""
-    from miai.engines.estimator import DEFAULT_PLAYOUTS, estimate, score_judged
+def _counted_position(state: GoState) -> PositionReview:
+    """A game ended by passes: counted as the server counts it (`estimator.judge_end`), so the review's
+    final lead is the game's count."""
+    from miai.engines.estimator import judge_end, score_judged
 
-    judgement = estimate(state, DEFAULT_PLAYOUTS, seed=state.plies)  # as the server judges the end
+    judgement = judge_end(state)
     result = score_judged(state, judgement)
     totals = [0.0] * state.colours
     for entry in result.scores:

@@ -10,6 +10,7 @@ from miai.engines.estimator.area import AREA_PLAYOUTS, area_estimate, decode_are
 from miai.engines.estimator.estimate import (
     DEFAULT_PLAYOUTS,
     estimate,
+    judge_end,
     judged_ownership,
     score_judged,
     score_with_estimate,
@@ -25,6 +26,7 @@ __all__ = [
     "area_estimate",
     "decode_area",
     "estimate",
+    "judge_end",
     "judged_ownership",
     "score_judged",
     "score_with_estimate",

@@ -33,6 +33,13 @@ SPARED = (Verdict.SAFE, Verdict.UNSETTLED, Verdict.OPEN)
 READ_DEAD = "read out: captured even when it plays first, sacrifices included"
 
 
+def judge_end(state: GoState) -> Judgement:
+    """A finished game's dead stones as the server counts them: the default playouts, the plies as seed, so
+    that every reader of the game (the server's count, a review's last position, a benchmark) gets the same
+    verdict."""
+    return estimate(state, DEFAULT_PLAYOUTS, seed=state.plies)
+
+
 def estimate(state: GoState, playouts: int = DEFAULT_PLAYOUTS, seed: int = 0) -> Judgement:
     """Judge every stone on `state`'s board alive, dead or in seki (deterministic for a seed).
 

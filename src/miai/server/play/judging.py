@@ -12,7 +12,6 @@ from miai.core.go import DeadStones, GoState
 from miai.core.go.scoring import EndReason
 
 log = logging.getLogger(__name__)
-PLAYOUTS = 1000  # the estimator's default: about 0.3 s of CPU on 19x19
 
 
 def needs_judgement(state: GoState) -> bool:
@@ -35,9 +34,9 @@ class Verdict:
 
 def judge_now(state: GoState) -> Verdict:
     """The estimator's verdict, computed here (CPU-bound: a thread, an engine process or a worker)."""
-    from miai.engines.estimator import estimate
+    from miai.engines.estimator import judge_end
 
-    judgement = estimate(state, playouts=PLAYOUTS, seed=state.plies)
+    judgement = judge_end(state)
     return Verdict(frozenset(judgement.dead), frozenset(judgement.neutral), frozenset(judgement.seki))
 
 
