@@ -71,24 +71,34 @@ def main(argv: list[str]) -> int:
         return run(python, ["-m", "miai", *(rest or ["serve"])])
     if command == "screenshots":
         return run(python, ["tests/web/make_screenshots.py", *(str(Path(d).resolve()) for d in rest)])
-    # The engines' kernels compile (or load numba's cache) on the other core while ruff and mypy run, so
-    # that the test workers load one cache instead of each compiling the same kernels at once.
-    print("$ python -m miai.engines.warm (in the background)", flush=True)
-    warming = subprocess.Popen([str(python), "-m", "miai.engines.warm"], cwd=ROOT)
+    # The engines' kernels compile (or load numba's cache) while ruff and mypy run, in two processes (Go's
+    # and the other games'), so that the test workers load one cache instead of each compiling the same
+    # kernels at once.
+    warming = []
+    for names in WARM_UPS:
+        print(f"$ python -m miai.engines.warm {' '.join(names)} (in the background)", flush=True)
+        warming.append(subprocess.Popen([str(python), "-m", "miai.engines.warm", *names], cwd=ROOT))
     for step in (
         ["-m", "ruff", "check", "src", "tests", "bench", "dev.py"],
         ["-m", "mypy"],
     ):
         print("$", " ".join(step[1:]), flush=True)
         if code := run(python, step):
-            warming.kill()
+            for process in warming:
+                process.kill()
             return code
-    if code := warming.wait():
-        return code
+    for process in warming:
+        if code := process.wait():
+            print(f"compiling the engines failed ({process.args[3:]})", flush=True)
+            return code
     code = run(python, ["-m", "pytest", *parallel_options(rest), *rest])
     if code:
         return 0 if code == 5 and rest else code
     return report_coverage(python, enforce=not rest and os.environ.get("CI") == "true")
+
+
+# The engine warm-ups (miai/engines/warm.py) in two groups of about equal compile time.
+WARM_UPS = (["go", "estimator", "review"], ["amazons", "hex", "tanbo"])
 
 
 def parallel_options(rest: list[str]) -> list[str]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from miai.core.go import Rules, new_game
 from miai.core.registry import KINDS
@@ -51,24 +51,37 @@ def _kind(key: str) -> Callable[[], None]:
     return warm
 
 
-def warm_all(report: Callable[[str, float], None] | None = None) -> None:
-    """Run every warm-up; `report(name, seconds)` after each."""
+def steps() -> list[tuple[str, Callable[[], None]]]:
+    """Every warm-up by name: Go's engine, the estimator, a review position, then each other kind's."""
     import miai.core.games  # noqa: F401  (registers every kind)
 
-    steps: list[tuple[str, Callable[[], None]]] = [("go", _go), ("estimator", _estimator)]
-    steps.append(("review", _review))
-    steps += [(key, _kind(key)) for key in sorted(KINDS) if key != "go"]
-    for name, step in steps:
+    named: list[tuple[str, Callable[[], None]]] = [("go", _go), ("estimator", _estimator)]
+    named.append(("review", _review))
+    return named + [(key, _kind(key)) for key in sorted(KINDS) if key != "go"]
+
+
+def warm_all(report: Callable[[str, float], None] | None = None, only: Sequence[str] = ()) -> None:
+    """Run every warm-up (or those named in `only`); `report(name, seconds)` after each."""
+    for name, step in steps():
+        if only and name not in only:
+            continue
         started = time.monotonic()
         step()
         if report is not None:
             report(name, time.monotonic() - started)
 
 
-def main() -> int:
-    warm_all(lambda name, seconds: print(f"compiled {name} in {seconds:.1f} s", flush=True))
+def main(argv: Sequence[str] = ()) -> int:
+    """`python -m miai.engines.warm [NAME...]`: the named warm-ups (all without names); 2 for a name it does
+    not know."""
+    known = [name for name, _ in steps()]
+    unknown = [name for name in argv if name not in known]
+    if unknown:
+        print(f"unknown warm-up {', '.join(unknown)}; known: {', '.join(known)}", file=sys.stderr)
+        return 2
+    warm_all(lambda name, seconds: print(f"compiled {name} in {seconds:.1f} s", flush=True), argv)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))
