@@ -115,11 +115,14 @@ def test_the_live_socket_brings_public_boards_to_anyone(client: TestClient) -> N
     gid = start_two_player_game(alice, bob)
     with client.websocket_connect("/api/v1/live/ws") as sock:
         alice.ok(f"/api/v1/games/{hidden}/moves", {"move": "E5"})
+        other = alice.ok("/api/v1/games", body)["id"]  # private: no lobby notice names it
         alice.ok(f"/api/v1/games/{gid}/moves", {"move": "E5"})
         bob.ok(f"/api/v1/games/{gid}/moves", {"move": "C3"})
-        first, second = receive_until(sock, "live"), receive_until(sock, "live")
+        heard = [sock.receive_json() for _ in range(2)]
+        first, second = [m for m in heard if m["t"] == "live"]
         sock.send_json({"t": "move", "d": {"move": "D4"}})
         refused = receive_until(sock, "error")
+    assert all(m["d"].get("game_id") not in (hidden, other) for m in heard)
     assert first["d"]["game_id"] == gid and first["d"]["moves"] == 1 and first["v"] is None
     assert set(second["d"]) == {"game_id", "moves", "preview"}
     assert (second["d"]["game_id"], second["d"]["moves"]) == (gid, 2)

@@ -109,7 +109,8 @@ class Lobby:
                 told = await bell.tell(db, challenge, bell.CHALLENGE, game, now, {"by": user.username})
             await db.commit()
             game_id = game.id
-        await self.stream.hub.publish(lobby_notice(game_id))
+        if options.visibility == "public":  # private games are in no list (ping_lobby)
+            await self.stream.hub.publish(lobby_notice(game_id))
         if challenge is not None:
             await self.stream.hub.publish(Message(f"user:{challenge.id}", "challenge", {"game_id": game_id}))
         if told is not None:

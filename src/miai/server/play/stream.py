@@ -123,7 +123,10 @@ class Tx:
         self.notices.append(Message(f"user:{user_id}", "dashboard", {"game_id": self.game.id}))
 
     def ping_lobby(self) -> None:
-        self.notices.append(lobby_notice(self.game.id))
+        """Tell the lobby and the live lists (home, watch) that a public game came, filled, started or ended;
+        a private game is in none of them, and anyone may hear the lobby (the live socket)."""
+        if self.game.visibility == "public":
+            self.notices.append(lobby_notice(self.game.id))
 
 
 def _unread_fell(tx: Tx, writes: repo.CommandWrites) -> list[Message]:
