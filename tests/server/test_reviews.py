@@ -185,6 +185,31 @@ def test_a_failed_review_is_computed_again_when_asked(review_client: TestClient)
     assert (review["id"], review["status"], review["done"]) == (review_id, "done", 5)
 
 
+def test_asking_again_for_a_failed_review_counts_as_an_ask(database_url: str, tmp_path: Path) -> None:
+    """A retry computes the review again in the asker's turns: it spends their hourly allowance as a new
+    ask does (it used to take the member's lock and count the queue with no limit at all)."""
+    settings = make_settings(
+        database_url, tmp_path, rate_limits_enabled=True, rate_limit_reviews="1/hour", **TINY
+    )
+    with TestClient(create_app(settings, background=False)) as client:
+        ann, bob = register(client, "ann"), register(client, "bob")
+        gid = finished(ann, bob)
+        assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 202
+        computed(client)
+        review_id = client.get(f"/api/v1/games/{gid}/review").json()["reviews"][0]["id"]
+        app: Any = client.app
+
+        async def fail() -> None:
+            async with app.state.sessions() as db:
+                failed = {"status": "failed", "done": 2, "result": {"positions": []}}
+                await db.execute(update(Review).where(Review.id == review_id).values(**failed))
+                await db.commit()
+
+        client.portal.call(fail)  # type: ignore[union-attr]
+        assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 429
+        assert bob.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 202  # bob's own
+
+
 def test_new_reviews_are_limited_per_user(database_url: str, tmp_path: Path) -> None:
     settings = make_settings(
         database_url, tmp_path, rate_limits_enabled=True, rate_limit_reviews="1/hour", **TINY

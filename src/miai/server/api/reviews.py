@@ -115,6 +115,7 @@ async def ask_review(
     else:
         review, created = existing, False
         if review.status == "failed":  # computed again from its stored positions, in this user's turns
+            await enforce(request, "reviews", *user_key(user_id))  # a retry asks for work as a new ask does
             await make_room(db, user_id, review.total - review.done, queued_limit)
     idle = now - (repo.utc(review.updated_at) or now)
     # A running review's `updated_at` is its runner's heartbeat; a pending one's, when it was asked for.
