@@ -376,3 +376,6 @@ def test_the_session_check_answers_a_visitor_without_an_error(client: TestClient
     mine = client.get("/api/v1/session").json()
     assert mine["user"]["username"] == "sessioncheck" and mine["csrf_token"] == made.json()["csrf_token"]
     assert mine == client.get("/api/v1/me").json()
+    for path in ("/api/v1/session", "/api/v1/me"):  # a shared cache never keeps one user's token for others
+        answer = client.get(path)
+        assert answer.headers["cache-control"] == "no-store" and "Cookie" in answer.headers["vary"]

@@ -214,17 +214,23 @@ async def enter_sudo(body: SudoRequest, request: Request, viewer: SessionViewer,
     return {"ok": True, "sudo_until": until.isoformat() if until else None}
 
 
+# Who is asking and their CSRF token: never kept by a shared cache or a CDN, which would hand them to others.
+PRIVATE = {"Cache-Control": "no-store", "Vary": "Cookie, Authorization"}
+
+
 @router.get("/session")
-async def current_session(request: Request, viewer: MaybeViewer) -> dict[str, Any]:
+async def current_session(request: Request, response: Response, viewer: MaybeViewer) -> dict[str, Any]:
     """Who this browser is, for the page's start: a visitor is no error (200 with `"user": null`), unlike
     GET /me, which answers 401 for clients that need a login."""
+    response.headers.update(PRIVATE)
     if viewer is None:
         return {"user": None, "csrf_token": None}
     return {"user": me_view(request, viewer.user), "csrf_token": viewer.csrf}
 
 
 @router.get("/me")
-async def me(request: Request, viewer: MaybeViewer) -> dict[str, Any]:
+async def me(request: Request, response: Response, viewer: MaybeViewer) -> dict[str, Any]:
+    response.headers.update(PRIVATE)
     if viewer is None:
         raise HTTPException(401, {"error": "unauthorized", "message": "not logged in"})
     return {"user": me_view(request, viewer.user), "csrf_token": viewer.csrf}
