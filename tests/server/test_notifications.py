@@ -326,3 +326,28 @@ def test_a_players_turn_notice_replaced_by_anothers_notification_nudges_their_be
             assert [m.t for m in published if m.topic == f"user:{black.id}"] == ["notification"]
 
     asyncio.run(work(database_url))
+
+
+def test_a_thousand_players_told_of_one_game_at_once_are_stored(client: TestClient) -> None:
+    """One batch telling 1,000 (player, game) pairs: the old query had a term per pair, which SQLite refuses
+    past 1,000 ("Expression tree is too large"), failing the whole batch of moves."""
+    from sqlalchemy import func, insert
+
+    alice, bob = register(client, "alice"), register(client, "bob")
+    gid = start_two_player_game(alice, bob)
+
+    async def tell_many() -> int:
+        async with client.app.state.sessions() as db:  # type: ignore[attr-defined]
+            now = datetime(2026, 1, 1, tzinfo=UTC)
+            users = [
+                {"username": f"crowd{n}", "password_hash": "x", "settings": {}, "created_at": now}
+                for n in range(1000)
+            ]
+            ids = list((await db.execute(insert(User).returning(User.id), users)).scalars())
+            rows = [notifications.new_row(user_id, notifications.TURN, gid, {}, now) for user_id in ids]
+            await notifications.store(await db.connection(), rows)
+            await db.commit()
+            query = select(func.count()).where(Notification.game_id == gid, Notification.user_id.in_(ids))
+            return int((await db.execute(query)).scalar_one())
+
+    assert client.portal.call(tell_many) == 1000  # type: ignore[union-attr]

@@ -50,7 +50,12 @@ async def store(connection: AsyncConnection, rows: list[dict[str, Any]]) -> dict
     told = sorted({(r["user_id"], r["game_id"]) for r in rows if r["game_id"] is not None})
     gone: dict[int, set[int]] = {}
     if games:
-        theirs = [and_(_TABLE.c.user_id == user_id, _TABLE.c.game_id == game_id) for user_id, game_id in told]
+        told_of: dict[int, list[int]] = {}
+        for user_id, game_id in told:
+            told_of.setdefault(game_id, []).append(user_id)
+        # One term per game, not per (user, game): SQLite refuses an expression nested 1,000 deep, and a
+        # batch of big team games finishing at once tells that many pairs.
+        theirs = [and_(_TABLE.c.game_id == g, _TABLE.c.user_id.in_(users)) for g, users in told_of.items()]
         replaced = or_(_TABLE.c.read_at.is_(None), *theirs)
         deleted = await connection.execute(
             delete(_TABLE)
