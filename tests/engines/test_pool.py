@@ -222,3 +222,21 @@ def test_busy_games_spread_over_the_workers_whatever_their_ids() -> None:
             assert await pool.release(99) == 0  # never played here: nothing to do
 
     asyncio.run(scenario())
+
+
+def test_a_move_asked_for_during_the_warm_up_waits_for_one_engine_not_all() -> None:
+    """The warm-up loads Go's engine, then each other game's as a job of its own: a computer move asked for
+    meanwhile runs after the job at hand (it used to wait until every game's engine was loaded, minutes on
+    a fresh install)."""
+
+    async def scenario() -> tuple[bool, list[int]]:
+        async with EnginePool(workers=1) as pool:
+            warming = asyncio.create_task(pool.warm_up())
+            await asyncio.sleep(0.3)
+            await pool.choose_move(new_game(9, Rules()), 1, 0, 0.2)
+            moved_first = not warming.done()
+            return moved_first, await warming
+
+    moved_first, pids = asyncio.run(scenario())
+    assert moved_first
+    assert len(pids) == 1 and pids[0] != os.getpid()

@@ -31,7 +31,7 @@ import multiprocessing.connection
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -116,15 +116,16 @@ def _start_worker() -> None:
     _exit_with_parent()
 
 
-def _warm_up() -> int:
-    """Load the compiled kernels of every kind's search in a worker (numba's cache, or a first compilation
-    on a fresh install: 10-15 s each), so that no first real move waits for them (`miai.engines.warm`)."""
+def _warm_up(only: tuple[str, ...]) -> int:
+    """Load the compiled kernels named in `only` (`miai.engines.warm`'s names) in a worker: numba's cache,
+    or a first compilation on a fresh install (10-15 s each), so that no first real move waits for them."""
     from miai.engines.go_search import warm_up
     from miai.engines.levels import search_threads
     from miai.engines.warm import warm_all
 
-    warm_up(search_threads())
-    warm_all()
+    if "go" in only:
+        warm_up(search_threads())
+    warm_all(only=only)
     return os.getpid()
 
 
@@ -235,8 +236,18 @@ class EnginePool:
         return await self.run(SearchTask(portable(state), level, seed, seconds))
 
     async def warm_up(self) -> list[int]:
-        """Start every worker and load the kernel; returns the workers' process ids."""
-        return list(await asyncio.gather(*(self._submit(i, _warm_up) for i in range(self.workers))))
+        """Start every worker and load Go's kernels, then each other engine's, one job at a time: a move asked
+        for meanwhile waits for one warm-up at most, not for all of them. Returns the workers' process ids."""
+        from miai.engines.warm import steps
+
+        def everywhere(names: tuple[str, ...]) -> Awaitable[list[int]]:
+            return asyncio.gather(*(self._submit(i, _warm_up, names) for i in range(self.workers)))
+
+        pids = await everywhere(("go",))
+        for name, _ in steps():
+            if name != "go":
+                await everywhere((name,))
+        return list(pids)
 
     def shutdown(self, wait: bool = True) -> None:
         """Stop the workers (queued searches are cancelled). Safe to call twice."""
