@@ -38,6 +38,8 @@ def test_a_private_game_has_no_preview_anywhere_public(client: TestClient) -> No
     live = client.get("/api/v1/games/live").json()["games"]
     assert [g["id"] for g in live] == [shown]
     assert live[0]["preview"]["cells"] == "." * 81
-    for who in (None, bob):
-        profile = (who.get if who else client.get)("/api/v1/users/alice").json()
-        assert all("preview" not in g for g in profile["current"]), profile
+    visitor = client.get("/api/v1/users/alice").json()  # the private game is not there, nor its board
+    assert [g["id"] for g in visitor["current"]] == [shown], visitor
+    assert visitor["current"][0]["preview"]["cells"] == "." * 81
+    mine = bob.get("/api/v1/users/alice").json()  # bob plays in it: he sees it, with its one stone
+    assert {g["id"]: g["preview"]["cells"].count("1") for g in mine["current"]} == {hidden: 1, shown: 0}

@@ -48,7 +48,7 @@ def test_a_member_uploads_a_record_and_reviews_its_variation(
     expect(row.locator(".archive-players")).to_contain_text("Shusaku")
     expect(row.locator(".archive-players")).to_contain_text("Gennan")
     expect(row.locator(".archive-result")).to_have_text("Black wins by resignation")
-    row.locator(f'a[href="/games/{game_id}"]').click()
+    row.locator(f'a[href="/games/{game_id}"]').last.click()  # the name (the board thumbnail links there too)
 
     # The main line, move by move; no move can be played on it.
     expect(counter(page)).to_contain_text("Move 4 of 4")
