@@ -167,10 +167,19 @@ def test_a_review_left_unfinished_resumes_where_it_stopped(review_client: TestCl
 def test_a_failed_review_is_computed_again_when_asked(review_client: TestClient) -> None:
     ann, bob = register(review_client, "ann"), register(review_client, "bob")
     gid = finished(ann, bob)
-    app: Any = review_client.app
     ann.ok(f"/api/v1/games/{gid}/review", {"depth": "quick"})
     computed(review_client)
     review_id = review_client.get(f"/api/v1/games/{gid}/review").json()["reviews"][0]["id"]
+    mark_failed(review_client, review_id)
+    assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 202
+    computed(review_client)
+    [review] = review_client.get(f"/api/v1/games/{gid}/review").json()["reviews"]
+    assert (review["id"], review["status"], review["done"]) == (review_id, "done", 5)
+
+
+def mark_failed(client: TestClient, review_id: int) -> None:
+    """The review as a runner that gave up leaves it: failed after two positions."""
+    app: Any = client.app
 
     async def fail() -> None:
         async with app.state.sessions() as db:
@@ -178,51 +187,41 @@ def test_a_failed_review_is_computed_again_when_asked(review_client: TestClient)
             await db.execute(update(Review).where(Review.id == review_id).values(**failed))
             await db.commit()
 
-    review_client.portal.call(fail)  # type: ignore[union-attr]
-    assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 202
-    computed(review_client)
-    [review] = review_client.get(f"/api/v1/games/{gid}/review").json()["reviews"]
-    assert (review["id"], review["status"], review["done"]) == (review_id, "done", 5)
+    client.portal.call(fail)  # type: ignore[union-attr]
 
 
-def test_asking_again_for_a_failed_review_counts_as_an_ask(database_url: str, tmp_path: Path) -> None:
+@pytest.fixture
+def one_review_an_hour(database_url: str, tmp_path: Path) -> Iterator[TestClient]:
+    settings = make_settings(
+        database_url, tmp_path, rate_limits_enabled=True, rate_limit_reviews="1/hour", **TINY
+    )
+    with TestClient(create_app(settings, background=False)) as client:
+        yield client
+
+
+def test_asking_again_for_a_failed_review_counts_as_an_ask(one_review_an_hour: TestClient) -> None:
     """A retry computes the review again in the asker's turns: it spends their hourly allowance as a new
     ask does (it used to take the member's lock and count the queue with no limit at all)."""
-    settings = make_settings(
-        database_url, tmp_path, rate_limits_enabled=True, rate_limit_reviews="1/hour", **TINY
-    )
-    with TestClient(create_app(settings, background=False)) as client:
-        ann, bob = register(client, "ann"), register(client, "bob")
-        gid = finished(ann, bob)
-        assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 202
-        computed(client)
-        review_id = client.get(f"/api/v1/games/{gid}/review").json()["reviews"][0]["id"]
-        app: Any = client.app
-
-        async def fail() -> None:
-            async with app.state.sessions() as db:
-                failed = {"status": "failed", "done": 2, "result": {"positions": []}}
-                await db.execute(update(Review).where(Review.id == review_id).values(**failed))
-                await db.commit()
-
-        client.portal.call(fail)  # type: ignore[union-attr]
-        assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 429
-        assert bob.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 202  # bob's own
+    client = one_review_an_hour
+    ann, bob = register(client, "ann"), register(client, "bob")
+    gid = finished(ann, bob)
+    assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 202
+    computed(client)
+    mark_failed(client, client.get(f"/api/v1/games/{gid}/review").json()["reviews"][0]["id"])
+    assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 429
+    assert bob.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 202  # bob's own
 
 
-def test_new_reviews_are_limited_per_user(database_url: str, tmp_path: Path) -> None:
-    settings = make_settings(
-        database_url, tmp_path, rate_limits_enabled=True, rate_limit_reviews="1/hour", **TINY
-    )
-    with TestClient(create_app(settings, background=False)) as client:
-        ann, bob = register(client, "ann"), register(client, "bob")
-        gid = finished(ann, bob)
-        assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 202
-        computed(client)
-        assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 200  # stored: free
-        limited = ann.post(f"/api/v1/games/{gid}/review", {"depth": "deep"})
-        assert limited.status_code == 429
-        assert bob.post(f"/api/v1/games/{gid}/review", {"depth": "deep"}).status_code == 202
+def test_new_reviews_are_limited_per_user(one_review_an_hour: TestClient) -> None:
+    client = one_review_an_hour
+    ann, bob = register(client, "ann"), register(client, "bob")
+    gid = finished(ann, bob)
+    assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 202
+    computed(client)
+    assert ann.post(f"/api/v1/games/{gid}/review", {"depth": "quick"}).status_code == 200  # stored: free
+    limited = ann.post(f"/api/v1/games/{gid}/review", {"depth": "deep"})
+    assert limited.status_code == 429
+    assert bob.post(f"/api/v1/games/{gid}/review", {"depth": "deep"}).status_code == 202
 
 
 def test_review_jobs_travel_on_the_queue_and_bad_ones_are_refused() -> None:
