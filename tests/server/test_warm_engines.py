@@ -44,3 +44,21 @@ def test_the_setting_is_read_from_the_environment(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("MIAI_WARM_ENGINES", "not-a-bool")
     with pytest.raises(ValueError, match=r"^MIAI_WARM_ENGINES="):
         Settings.from_env()
+
+
+def test_a_warm_up_that_fails_is_logged_and_the_server_serves_on(
+    database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A worker that dies while loading (a broken cache, no memory) costs only the first move's wait."""
+
+    async def broken(self: EnginePool) -> list[int]:
+        raise RuntimeError("the worker died while loading")
+
+    monkeypatch.setattr(EnginePool, "warm_up", broken)
+    monkeypatch.setattr(app_module, "_warm_up_estimator", lambda: None)
+    app = create_app(make_settings(database_url, tmp_path, warm_engines=True), background=True)
+    with caplog.at_level("WARNING", logger="miai.server.app"), TestClient(app) as client:
+        client.portal.call(asyncio.sleep, 0.05)  # type: ignore[union-attr]
+        assert client.get("/api/v1/health").json()["ok"] is True
+        assert client.get("/api/v1/presets").status_code == 200
+    assert any("warming the engines failed" in r.getMessage() for r in caplog.records)
