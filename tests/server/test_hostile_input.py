@@ -355,3 +355,20 @@ def test_chat_channels_take_ascii_numbers_only(client: TestClient) -> None:
         assert error["d"]["message"].startswith("d.channel:")
     posted = users[0].post(f"/api/v1/games/{gid}/chat", {"text": "to team 2", "channel": "team:2"})
     assert posted.status_code == 201, posted.text
+
+
+OTHER_SIZES = [
+    ("hex", float("nan")), ("hex", 1e999), ("hex", 2**63), ("hex", -11), ("hex", 4), ("hex", 20), ("hex", True),
+    ("amazons", 9), ("tanbo", 9), ("tanbo", [19]),
+]  # fmt: skip
+
+
+def test_practice_sizes_of_the_other_games_refuse_what_they_do_not_offer(client: TestClient) -> None:
+    """The practice form's sizes come from each game's offers: anything else is a 422, never a game."""
+    ann = register(client, "ann")
+    for kind, size in OTHER_SIZES:
+        body = json.dumps({"kind": kind, "size": size, "mode": "computer"})
+        answer = post_raw(ann, "/api/v1/practice", body)
+        assert answer.status_code == 422, (kind, size, answer.text)
+        assert answer.json()["error"] in {"bad_input", "bad_options"}, answer.text
+    assert ann.get("/api/v1/dashboard").json()["games"] == []
