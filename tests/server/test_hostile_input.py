@@ -358,8 +358,8 @@ def test_chat_channels_take_ascii_numbers_only(client: TestClient) -> None:
 
 
 OTHER_SIZES = [
-    ("hex", float("nan")), ("hex", 1e999), ("hex", 2**63), ("hex", -11), ("hex", 4), ("hex", 20), ("hex", True),
-    ("amazons", 9), ("tanbo", 9), ("tanbo", [19]),
+    ("hex", float("nan")), ("hex", 1e999), ("hex", 2**63), ("hex", -11), ("hex", 4), ("hex", 20),
+    ("hex", True), ("amazons", 9), ("tanbo", 9), ("tanbo", [19]),
 ]  # fmt: skip
 
 
