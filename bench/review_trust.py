@@ -2,7 +2,7 @@
 does Black's winning chance move from position to position near the end of a game?
 
     PYTHONPATH=src .venv/bin/python bench/review_trust.py [--games 10] [--playouts 200] [--size 9]
-                                                           [--last 20] [--before]
+                                                           [--last 20]
 
 Games: the finished records of ../shared/data/gnugo/games on the board size asked for (ended by passes,
 with a result, more than 40 moves), in path order. Each game is counted as the server counts it: the
@@ -15,8 +15,8 @@ review reads its last `--last` positions (`review_position`, `--playouts` a posi
   final one (the final one is the decided result), averaged over the games;
 * parity: the mean of Black's share at each position minus its neighbours' mean, signed + when Black is
   to move: the part of the change that follows the side to move.
-`--before` reads the positions as the review did before issue 34 (one search from the mover's view; the
-final position's lead from playouts, dead stones counted as the playouts left them). Progress to stderr.
+Progress to stderr. (The "before" figures of docs/engine.md were read with a copy of the old review kept
+here as `--before` until commit a3caf7a: check that out to measure them again.)
 """
 
 from __future__ import annotations
@@ -28,8 +28,7 @@ import time
 from itertools import pairwise
 from pathlib import Path
 
-from miai.core.go import GoState, Pass, Place
-from miai.core.go.scoring import score
+from miai.core.go import GoState, Pass
 from miai.engines import review
 from miai.engines.estimator import judge_end, score_judged
 from miai.formats.sgf.go import load_go
@@ -59,41 +58,17 @@ def finished(size: int, limit: int) -> list[tuple[Path, GoState]]:
     return out
 
 
-def before_position(state: GoState, playouts: int, seed: int) -> review.PositionReview:
-    """The review of a position as it was read before issue 34."""
-    from miai.engines.estimator.playouts import ownership_shares
-    from miai.engines.go_search import KernelSearch
-
-    komi = [0.0] * state.colours
-    for entry in score(state):
-        komi[entry.colour] = entry.komi
-    if state.is_over:
-        owned = ownership_shares(state, playouts, seed)
-        totals = [sum(owned[c]) + komi[c] for c in range(state.colours)]
-        return review.PositionReview(review._final_shares(state, totals), review._score(owned, komi))
-    search = KernelSearch(seed=seed, capacity=max(1000, min(400_000, playouts * 4)), reuse=False)
-    result = search.search(state, playouts=playouts)
-    owned = search.ownership() or ownership_shares(state, playouts, seed)
-    visits = sum(c.visits for c in result.children)
-    mine = sum(c.visits * c.win_rate for c in result.children) / visits if visits else result.win_rate
-    mine = min(1.0, max(0.0, mine))
-    shares = review._shares_around(state, state.to_move, mine, playouts, seed)
-    best = None if not isinstance(result.move, Place | Pass) else "x"
-    return review.PositionReview(shares, review._score(owned, komi), best)
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=10, help="how many finished games (default 10)")
     parser.add_argument("--playouts", type=int, default=200, help="review playouts a position (default 200)")
     parser.add_argument("--size", type=int, default=9, help="board size (default 9)")
     parser.add_argument("--last", type=int, default=20, help="positions read at the end of each game")
-    parser.add_argument("--before", action="store_true", help="read positions as before issue 34")
     args = parser.parse_args(argv)
     if not DATA.is_dir():
         log(f"bench/review_trust.py: {DATA} is missing (../shared/data)")
         return 1
-    read = before_position if args.before else review.review_position
+    read = review.review_position
     games = finished(args.size, args.games)
     agree = 0
     errors: list[float] = []
@@ -121,10 +96,7 @@ def main(argv: list[str] | None = None) -> int:
             f"[{number}/{len(games)}] {path.name}: count {count:+.1f}, final lead {lead:+.1f}, "
             f"change {change:.3f}, parity {parities[-1]:+.3f} ({time.perf_counter() - started:.0f} s)"
         )
-    mode = "before issue 34" if args.before else "now"
-    print(
-        f"{len(games)} finished {args.size}x{args.size} games, {args.playouts} playouts a position ({mode}):"
-    )
+    print(f"{len(games)} finished {args.size}x{args.size} games, {args.playouts} playouts a position:")
     print(f"  final lead within 2 points of the count: {agree}/{len(games)} ({agree / len(games):.0%})")
     print(f"  final lead error: mean {statistics.mean(errors):.1f}, max {max(errors):.1f} points")
     print(
