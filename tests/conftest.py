@@ -7,7 +7,8 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Iterator
+import threading
+from collections.abc import Generator, Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -66,6 +67,25 @@ def bench_module(script: str) -> ModuleType:
     sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
+
+
+@pytest.hookimpl(hookwrapper=True, trylast=True)
+def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
+    """`no_cover` tests run untraced, under parallel workers too. pytest-cov pauses its worker's Coverage
+    for them, but in an xdist worker it has also started an earlier one (it does not yet know it is a
+    worker when it first loads), and pausing the newer resumes the older: those tests ran traced anyway,
+    two to four times slower. trylast: this runs inside pytest-cov's pause, and restores what it found."""
+    if item.get_closest_marker("no_cover") is None:
+        yield
+        return
+    tracer, thread_tracer = sys.gettrace(), threading.gettrace()
+    sys.settrace(None)
+    threading.settrace(None)  # type: ignore[arg-type]
+    try:
+        yield
+    finally:
+        sys.settrace(tracer)
+        threading.settrace(thread_tracer)  # type: ignore[arg-type]
 
 
 @pytest.fixture(autouse=True)
