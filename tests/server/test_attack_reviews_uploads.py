@@ -361,7 +361,7 @@ def test_the_other_kinds_games_are_reviewed(
     assert ann.get(f"/api/v1/games/{gid}/record").status_code == 404
 
 
-def test_a_thousand_review_requests_make_at_most_the_limits_reviews(
+def test_hundreds_of_review_requests_make_at_most_the_limits_reviews(
     database_url: str, tmp_path: Path
 ) -> None:
     settings = make_settings(database_url, tmp_path, rate_limits_enabled=True, **TINY)
@@ -372,9 +372,9 @@ def test_a_thousand_review_requests_make_at_most_the_limits_reviews(
         assert [a.status_code for a in asked] == [202] * 10 + [429] * 2  # MIAI_RATE_LIMIT_REVIEWS: 10/hour
         assert asked[-1].json()["error"] == "rate_limited" and asked[-1].headers["Retry-After"]
         # Asking again and again for stored reviews, or for games that cannot be reviewed, costs nothing.
-        answers = {eve.post(f"/api/v1/games/{games[i % 10]}/review", {}).status_code for i in range(1000)}
+        answers = {eve.post(f"/api/v1/games/{games[i % 10]}/review", {}).status_code for i in range(200)}
         assert answers == {200}
-        for gid in range(1_000_000, 1_000_100):
+        for gid in range(1_000_000, 1_000_020):
             assert eve.post(f"/api/v1/games/{gid}/review", {}).status_code == 404
         assert rows(client)["Review"] == 10
         computed(client)

@@ -94,6 +94,7 @@ def test_the_node_limit_stops_the_reading_at_the_node_past_it() -> None:
     assert peak < 10, f"{peak:.1f} MB"
 
 
+@pytest.mark.no_cover  # untraced: megabytes (README, "Tests and benchmarks")
 @pytest.mark.parametrize("limits", ["upload", "default"])
 @pytest.mark.parametrize("shape", REPEATED)
 def test_the_board_bounds_repeated_compressed_lists(shape: str, limits: str) -> None:
@@ -117,6 +118,7 @@ def test_a_point_list_is_a_set_of_the_boards_points() -> None:
         decode_point_list(overlapping, 19, Budget(ReadLimits(work=1_000)))
 
 
+@pytest.mark.no_cover  # untraced: megabytes (README, "Tests and benchmarks")
 def test_the_other_games_point_lists_are_bounded_too() -> None:
     """Amazons (GM[18]) arrows: a rectangle repeated is one set of arrows; distinct ones pay per point."""
     repeated = fill(b"(;GM[18]SZ[19]AW[as]AB[bs]AA", b"[ca:sr]")
@@ -156,6 +158,7 @@ def test_huge_values_read_literally_within_ten_times_their_size(shape: str) -> N
     assert upload_read(data).state.moves()[0][1].point == 40  # E5, whatever came before
 
 
+@pytest.mark.no_cover  # untraced: megabytes (README, "Tests and benchmarks")
 def test_warnings_past_a_hundred_are_counted_in_one() -> None:
     """A megabyte of stray values under the default limits: 100 warnings listed, then one for the rest."""
     head = b"(;GM[1]SZ[9];"
