@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib import resources
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -94,6 +95,20 @@ def test_the_shipped_values_favour_contact_shapes_over_the_first_line() -> None:
     assert 0.2 < SHAPE_VALUES[EMPTY_AREA] < 0.6
 
 
+def test_the_learner_counts_the_placements_of_the_two_colour_records_it_reads(tmp_path: Path) -> None:
+    (tmp_path / "game.sgf").write_bytes(b"(;SZ[9];B[ee];W[cc];B[gg];W[];B[ec])")  # four placements, a pass
+    (tmp_path / "setup-only.sgf").write_bytes(b"(;SZ[9]AB[aa];W[])")  # no placement: not a game to learn from
+    (tmp_path / "broken.sgf").write_bytes(b"junk")  # skipped with a note
+    counts = learn(sorted(tmp_path.glob("*.sgf")), progress=False)
+    assert (counts.games, counts.moves) == (1, 4)
+    assert counts.chosen.sum() == 4  # one chosen shape a placement
+    assert counts.available.sum() > 4 * 60  # each choice among the empty points of a 9x9 board
+    rows = parse_rates(rates_text(counts.chosen, counts.available, "x", 1, 4))
+    assert sum(chosen for chosen, _ in rows.values()) == 4  # every move in the empty shape (code 0)
+    assert rows[EMPTY_AREA][0] == 4 and all(chosen <= seen for chosen, seen in rows.values())
+
+
+@pytest.mark.no_cover  # untraced: a whole corpus (README, "Tests and benchmarks"); the test above traces it
 @pytest.mark.conformance
 def test_the_shipped_rates_are_what_the_learner_makes_of_the_shared_games() -> None:
     folder = shared_data("gnugo", "games")
