@@ -137,7 +137,8 @@ def _new_postgres(template: str) -> str:
 
 # What a database must look like to be used again: its tables and their columns, and the schema version.
 SCHEMA_PRINT = """
-SELECT md5(string_agg(table_name || '.' || column_name || ':' || data_type, ',' ORDER BY table_name, column_name))
+SELECT md5(string_agg(table_name || '.' || column_name || ':' || data_type, ','
+                      ORDER BY table_name, column_name))
        || coalesce((SELECT string_agg(version_num, ',') FROM alembic_version), '')
 FROM information_schema.columns WHERE table_schema = 'public'
 """
