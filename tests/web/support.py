@@ -35,9 +35,15 @@ _SERVER_ENV: dict[str, dict[str, str]] = {}  # base URL -> the environment its s
 
 
 def chromium_path() -> str | None:
-    if Path("/usr/bin/chromium").exists():
-        return "/usr/bin/chromium"
-    return shutil.which("chromium")
+    """Debian's headless shell when installed (the old headless mode, which Playwright itself runs for
+    headless tests: the same Blink without the browser around it; a third less CPU over the layout tests
+    here), else Debian's Chromium."""
+    for name in ("chromium-headless-shell", "chromium"):
+        if Path(f"/usr/bin/{name}").exists():
+            return f"/usr/bin/{name}"
+        if found := shutil.which(name):
+            return found
+    return None
 
 
 def free_port() -> int:
