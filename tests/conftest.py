@@ -75,10 +75,11 @@ def pytest_runtest_call(item: pytest.Item) -> Generator[None, None, None]:
     for them, but in an xdist worker it has also started an earlier one (it does not yet know it is a
     worker when it first loads), and pausing the newer resumes the older: those tests ran traced anyway,
     two to four times slower. trylast: this runs inside pytest-cov's pause, and restores what it found."""
-    if item.get_closest_marker("no_cover") is None:
+    tracer, thread_tracer = sys.gettrace(), threading.gettrace()
+    untraced = item.get_closest_marker("no_cover") or "no_cover" in getattr(item, "fixturenames", ())
+    if not untraced or not type(tracer).__module__.startswith("coverage"):  # a debugger's tracer stays
         yield
         return
-    tracer, thread_tracer = sys.gettrace(), threading.gettrace()
     sys.settrace(None)
     threading.settrace(None)  # type: ignore[arg-type]
     try:

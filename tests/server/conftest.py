@@ -1,9 +1,10 @@
-"""Server test fixtures: every API test runs on SQLite and on PostgreSQL, each test on a fresh database."""
+"""Server test fixtures: every API test runs on SQLite and on PostgreSQL, each test on a database of its own."""
 
 from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import os
 import re
 import shutil
@@ -95,8 +96,9 @@ def _postgres_base() -> str:
 
 @contextmanager
 def fresh_database(kind: str, tmp_path: Path, migrated: bool = False) -> Iterator[str]:
-    """The URL of a database of `kind` of its own ("sqlite": a file in tmp_path; "postgres": created here and
-    dropped afterwards): empty, or with `migrated` a copy of this process's template at the newest head."""
+    """The URL of a database of `kind` that no other test uses meanwhile ("sqlite": a file in tmp_path;
+    "postgres": created here and dropped afterwards, or with `migrated` one of this process's pool): empty,
+    or with `migrated` at the newest head with no rows."""
     if kind == "sqlite":
         path = tmp_path / "miai.db"
         if migrated:
@@ -105,61 +107,104 @@ def fresh_database(kind: str, tmp_path: Path, migrated: bool = False) -> Iterato
         return
     need(postgres_reachable(), "PostgreSQL is not reachable on 127.0.0.1:5432")
     if migrated:
-        name = _PG_POOL.pop() if _PG_POOL else _new_postgres(f' TEMPLATE "{_template(kind)}"')
+        name = _PG_POOL.pop() if _PG_POOL else _new_pooled()
         try:
             yield f"{_postgres_base()}/{name}"
         finally:
-            if asyncio.run(_emptied(name)):
-                _PG_POOL.append(name)
-            else:
-                asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+            _give_back(name)
         return
-    name = _new_postgres("")
+    name = f"miai_test_{uuid.uuid4().hex[:12]}"
+    asyncio.run(_admin(f'CREATE DATABASE "{name}"'))
     try:
         yield f"{_postgres_base()}/{name}"
     finally:
-        asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+        _drop(name)
 
 
-# Migrated PostgreSQL databases of this process that a test has used and `_emptied`, for the next test: a
-# copy of the template cost about half a second a test on a loaded machine (CREATE DATABASE writes the
-# whole template, system catalogues included, through the WAL), emptying one a few hundredths (as Django's
-# TransactionTestCase empties its tables rather than create a database per test).
+# Migrated PostgreSQL databases of this process, emptied after each test for the next one: a copy of the
+# template cost about half a second a test on a loaded machine (CREATE DATABASE writes the whole template,
+# system catalogues included, through the WAL), emptying one a few hundredths (as Django's
+# TransactionTestCase empties its tables rather than create a database per test). Each is renamed when it
+# is given back, so that nothing the last test left behind (a process, an engine's pool) can reach it again.
 _PG_POOL: list[str] = []
+_PG_CREATED: set[str] = set()  # every pooled database this process holds, dropped when it ends
 
 
-def _new_postgres(template: str) -> str:
+def _new_pooled() -> str:
     name = f"miai_test_{uuid.uuid4().hex[:12]}"
-    asyncio.run(_admin(f'CREATE DATABASE "{name}"{template}'))
-    atexit.register(lambda: asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')))
+    asyncio.run(_admin(f'CREATE DATABASE "{name}" TEMPLATE "{_template("postgres")}"'))
+    if not _PG_CREATED:
+        atexit.register(_drop_pool)
+    _PG_CREATED.add(name)
     return name
 
 
-# What a database must look like to be used again: its tables and their columns, and the schema version.
+def _drop(name: str) -> None:
+    asyncio.run(_admin(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    _PG_CREATED.discard(name)
+
+
+def _drop_pool() -> None:
+    for name in list(_PG_CREATED):
+        with contextlib.suppress(Exception):  # the process is ending: a server already gone is no error
+            _drop(name)
+
+
+def _give_back(name: str) -> None:
+    renamed = asyncio.run(_emptied(name))
+    if renamed is None:
+        _drop(name)
+    else:
+        _PG_CREATED.discard(name)
+        _PG_CREATED.add(renamed)
+        _PG_POOL.append(renamed)
+
+
+# What a database must look like to be used again: every column with its type, nullability and default,
+# every index, constraint and trigger, and the schema version.
 SCHEMA_PRINT = """
-SELECT md5(string_agg(table_name || '.' || column_name || ':' || data_type, ','
-                      ORDER BY table_name, column_name))
-       || coalesce((SELECT string_agg(version_num, ',') FROM alembic_version), '')
-FROM information_schema.columns WHERE table_schema = 'public'
+SELECT md5(coalesce(string_agg(line, E'\n' ORDER BY line), '')) FROM (
+  SELECT c.relname || '.' || a.attname || ' ' || format_type(a.atttypid, a.atttypmod) || ' '
+         || a.attnotnull || ' ' || coalesce(pg_get_expr(d.adbin, d.adrelid), '') AS line
+    FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+    LEFT JOIN pg_attrdef d ON d.adrelid = a.attrelid AND d.adnum = a.attnum
+   WHERE c.relnamespace = 'public'::regnamespace AND c.relkind IN ('r', 'p', 'v', 'm', 'S')
+     AND a.attnum > 0 AND NOT a.attisdropped
+  UNION ALL SELECT indexdef FROM pg_indexes WHERE schemaname = 'public'
+  UNION ALL SELECT conrelid::regclass || ' ' || pg_get_constraintdef(oid)
+              FROM pg_constraint WHERE connamespace = 'public'::regnamespace
+  UNION ALL SELECT pg_get_triggerdef(oid) FROM pg_trigger WHERE NOT tgisinternal
+  UNION ALL SELECT 'version ' || version_num FROM alembic_version
+) AS schema
 """
 
 
-async def _emptied(name: str) -> bool:
-    """Empty a used migrated database for the next test: end whatever is still connected (a server process,
-    an engine worker), empty every table but the schema version and restart the id sequences. False (drop
-    it) when the test changed its schema, or it could not be emptied (a user who is not a superuser)."""
+async def _emptied(name: str) -> str | None:
+    """A used pooled database emptied for the next test, under a new name; None (drop it) when it could not
+    be: still in use after its sessions were ended, its schema changed by the test, a user who is not a
+    superuser (the replica role below), or a lock held past a few seconds."""
     import asyncpg
 
-    admin = await asyncpg.connect(PG_ADMIN)
+    renamed = f"miai_test_{uuid.uuid4().hex[:12]}"
     try:
-        ended = "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1"
-        await admin.execute(ended, name)
-    finally:
-        await admin.close()
-    connection = await asyncpg.connect(f"{PG_ADMIN.rsplit('/', 1)[0]}/{name}")
+        admin = await asyncpg.connect(PG_ADMIN)
+        try:
+            # End what the test left connected (a server process, an engine worker), waiting up to 5 s for
+            # each to go; the rename then fails if anything is still there.
+            await admin.execute(
+                "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
+                " WHERE datname = $1 AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
+                name,
+            )
+            await admin.execute(f'ALTER DATABASE "{name}" RENAME TO "{renamed}"')
+        finally:
+            await admin.close()
+        connection = await asyncpg.connect(f"{PG_ADMIN.rsplit('/', 1)[0]}/{renamed}")
+    except (asyncpg.PostgresError, OSError):
+        return None
     try:
         if await connection.fetchval(SCHEMA_PRINT) != await _template_print():
-            return False
+            return None
         tables = await connection.fetch(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
         )
@@ -168,11 +213,12 @@ async def _emptied(name: str) -> bool:
         deletes = "".join(f'DELETE FROM "{row[0]}";' for row in tables)
         restarts = "SELECT setval(oid, 1, false) FROM pg_class WHERE relkind = 'S';"
         await connection.execute(
-            f"SET session_replication_role = replica;{deletes}{restarts}RESET session_replication_role;"
+            f"SET lock_timeout = '5s'; SET session_replication_role = replica;{deletes}{restarts}"
+            "RESET session_replication_role;"
         )
-        return True
-    except asyncpg.PostgresError:
-        return False
+        return renamed
+    except (asyncpg.PostgresError, OSError):
+        return None
     finally:
         await connection.close()
 

@@ -132,7 +132,7 @@ def make(browser: Any, base: str, out: Path, only: list[str] | None = None) -> P
 
 def main(argv: list[str]) -> int:
     out = Path(argv[0]) if argv else Path(__file__).resolve().parents[2] / "docs" / "screenshots"
-    chromium = chromium_path()
+    chromium = chromium_path(headless_shell=False)  # the pictures in the docs: what the browser draws
     if chromium is None:
         print("make_screenshots: Chromium is not installed (no /usr/bin/chromium, no chromium on PATH)")
         return 1

@@ -34,11 +34,11 @@ ADMIN = "webadmin"  # the shared test server's administrator (granted with `miai
 _SERVER_ENV: dict[str, dict[str, str]] = {}  # base URL -> the environment its server runs with
 
 
-def chromium_path() -> str | None:
-    """Debian's headless shell when installed (the old headless mode, which Playwright itself runs for
-    headless tests: the same Blink without the browser around it; a third less CPU over the layout tests
-    here), else Debian's Chromium."""
-    for name in ("chromium-headless-shell", "chromium"):
+def chromium_path(headless_shell: bool = True) -> str | None:
+    """Debian's headless shell when installed and wanted (the old headless mode, which Playwright itself
+    runs for headless tests: the same Blink without the browser around it; a third less CPU over the layout
+    tests here), else Debian's Chromium."""
+    for name in ("chromium-headless-shell", "chromium")[0 if headless_shell else 1 :]:
         if Path(f"/usr/bin/{name}").exists():
             return f"/usr/bin/{name}"
         if found := shutil.which(name):

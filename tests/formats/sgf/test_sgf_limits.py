@@ -158,6 +158,16 @@ def test_huge_values_read_literally_within_ten_times_their_size(shape: str) -> N
     assert upload_read(data).state.moves()[0][1].point == 40  # E5, whatever came before
 
 
+def test_warnings_past_the_limit_are_counted_in_one() -> None:
+    """The rule of the megabyte below, traced: two warnings listed, then one for the other three."""
+    head = b"(;GM[1]SZ[9];"
+    collection = parse_sgf(head + b"[x]" * 5 + b")", Budget(ReadLimits(warnings=2)))
+    messages = [w.message for w in collection.warnings]
+    assert messages[:2] == ["a value with no property identifier ignored: [x]"] * 2
+    assert messages[2:] == ["3 more warnings like the ones above, from here on, not listed"]
+    assert (collection.warnings[-1].line, collection.warnings[-1].column) == (1, len(head) + 3 * 2 + 1)
+
+
 @pytest.mark.no_cover  # untraced: megabytes (README, "Tests and benchmarks")
 def test_warnings_past_a_hundred_are_counted_in_one() -> None:
     """A megabyte of stray values under the default limits: 100 warnings listed, then one for the rest."""
