@@ -1,4 +1,4 @@
-"""Server test fixtures: every API test runs on SQLite and on PostgreSQL, each test on a database of its own."""
+"""Server test fixtures: every API test runs on SQLite and on PostgreSQL, each on a database of its own."""
 
 from __future__ import annotations
 
