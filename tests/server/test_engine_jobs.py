@@ -373,14 +373,13 @@ def test_a_dropped_move_is_submitted_again_by_the_sweep(
     assert moves(alice, gid) == ["C3", "E5"]
 
 
+@pytest.mark.parametrize("database_url", ["postgres"], indirect=True)  # a network link to cut
 def test_while_the_database_is_away_from_a_worker_its_move_waits_and_is_played_once(
     database_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The worker's link to PostgreSQL is cut (a proxy in front of it) for longer than all the tries of a job
     would last: the failures are not the job's, it is handed back, and once the database answers again the
     sweep submits it and the move is stored once."""
-    if not database_url.startswith("postgresql"):
-        pytest.skip("a network link to cut: PostgreSQL only")
     from miai.server.engine_jobs import worker as worker_module
 
     monkeypatch.setattr(worker_module, "MAX_DELIVERIES", 1)
