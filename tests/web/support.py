@@ -81,6 +81,11 @@ def miai_server(data_dir: Path, port: int | None = None, **env_overrides: str) -
             str(port),
             "--log-level",
             "warning",
+            # Playwright's API client (Node) reuses an idle connection without retrying: with uvicorn's 5 s
+            # keep-alive, a call after a wait of about 5 s met the server closing that connection at the same
+            # moment (ECONNRESET). Browsers retry such a request; the tests' client keeps it open longer.
+            "--timeout-keep-alive",
+            "120",
         ],
         env=env,
         stdout=log,
