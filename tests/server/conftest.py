@@ -94,6 +94,11 @@ def _postgres_base() -> str:
     return PG_ADMIN.rsplit("/", 1)[0].replace("postgresql://", "postgresql+asyncpg://", 1)
 
 
+def _admin_url(name: str) -> str:
+    """asyncpg's URL of the database `name`, as the administrator."""
+    return f"{PG_ADMIN.rsplit('/', 1)[0]}/{name}"
+
+
 @contextmanager
 def fresh_database(kind: str, tmp_path: Path, migrated: bool = False) -> Iterator[str]:
     """The URL of a database of `kind` that no other test uses meanwhile ("sqlite": a file in tmp_path;
@@ -151,13 +156,16 @@ def _drop_pool() -> None:
 
 
 def _give_back(name: str) -> None:
-    renamed = asyncio.run(_emptied(name))
+    renamed = asyncio.run(_renamed(name))
     if renamed is None:
         _drop(name)
-    else:
-        _PG_CREATED.discard(name)
-        _PG_CREATED.add(renamed)
+        return
+    _PG_CREATED.discard(name)
+    _PG_CREATED.add(renamed)
+    if asyncio.run(_emptied(renamed)):
         _PG_POOL.append(renamed)
+    else:
+        _drop(renamed)
 
 
 # What a database must look like to be used again: every column with its type, nullability and default,
@@ -179,18 +187,16 @@ SELECT md5(coalesce(string_agg(line, E'\n' ORDER BY line), '')) FROM (
 """
 
 
-async def _emptied(name: str) -> str | None:
-    """A used pooled database emptied for the next test, under a new name; None (drop it) when it could not
-    be: still in use after its sessions were ended, its schema changed by the test, a user who is not a
-    superuser (the replica role below), or a lock held past a few seconds."""
+async def _renamed(name: str) -> str | None:
+    """A used pooled database under a new name, so that nothing the test left behind (a server process, an
+    engine worker) reaches it again: its sessions are ended first, waiting up to 5 s for each, and the rename
+    fails (None: drop it) if anything is still connected."""
     import asyncpg
 
     renamed = f"miai_test_{uuid.uuid4().hex[:12]}"
     try:
         admin = await asyncpg.connect(PG_ADMIN)
         try:
-            # End what the test left connected (a server process, an engine worker), waiting up to 5 s for
-            # each to go; the rename then fails if anything is still there.
             await admin.execute(
                 "SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity"
                 " WHERE datname = $1 AND backend_type = 'client backend' AND pid <> pg_backend_pid()",
@@ -199,12 +205,24 @@ async def _emptied(name: str) -> str | None:
             await admin.execute(f'ALTER DATABASE "{name}" RENAME TO "{renamed}"')
         finally:
             await admin.close()
-        connection = await asyncpg.connect(f"{PG_ADMIN.rsplit('/', 1)[0]}/{renamed}")
     except (asyncpg.PostgresError, OSError):
         return None
+    return renamed
+
+
+async def _emptied(name: str) -> bool:
+    """Whether a renamed pooled database was emptied for the next test: every table but the schema version
+    emptied and the id sequences restarted. False (drop it) when the test changed its schema, the user is
+    not a superuser (the replica role below), or a lock was held past a few seconds."""
+    import asyncpg
+
+    try:
+        connection = await asyncpg.connect(_admin_url(name))
+    except (asyncpg.PostgresError, OSError):
+        return False
     try:
         if await connection.fetchval(SCHEMA_PRINT) != await _template_print():
-            return None
+            return False
         tables = await connection.fetch(
             "SELECT tablename FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'alembic_version'"
         )
@@ -216,9 +234,9 @@ async def _emptied(name: str) -> str | None:
             f"SET lock_timeout = '5s'; SET session_replication_role = replica;{deletes}{restarts}"
             "RESET session_replication_role;"
         )
-        return renamed
+        return True
     except (asyncpg.PostgresError, OSError):
-        return None
+        return False
     finally:
         await connection.close()
 
@@ -230,7 +248,7 @@ async def _template_print() -> str:
     if not _TEMPLATE_PRINT:
         import asyncpg
 
-        connection = await asyncpg.connect(f"{PG_ADMIN.rsplit('/', 1)[0]}/{_template('postgres')}")
+        connection = await asyncpg.connect(_admin_url(_template("postgres")))
         try:
             _TEMPLATE_PRINT.append(await connection.fetchval(SCHEMA_PRINT))
         finally:
